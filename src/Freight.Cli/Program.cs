@@ -1,1 +1,52 @@
-return 0;
+using Freight.Bench;
+using Freight.Server.Hosting;
+
+// freight serve | bench — see README.md.
+const string Usage = """
+    usage: freight <command> [options]
+      serve   run the file transfer service and the lab (--urls, --data-dir, --max-body-bytes, --fsync true)
+      bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
+    """;
+
+if (args.Length == 0 || args[0] is "-h" or "--help" or "help")
+{
+    Console.WriteLine(Usage);
+    return args.Length == 0 ? 2 : 0;
+}
+
+var rest = args[1..];
+switch (args[0])
+{
+    case "serve":
+        return await FreightServer.RunAsync(rest, Console.Out, Console.Error);
+
+    case "bench":
+        if (rest is ["--help"] or ["-h"])
+        {
+            Console.WriteLine(BenchOptions.Usage);
+            return 0;
+        }
+
+        var options = BenchOptions.Parse(rest, out var error);
+        if (options is null)
+        {
+            await Console.Error.WriteLineAsync($"error: {error}");
+            await Console.Error.WriteLineAsync(BenchOptions.Usage);
+            return 2;
+        }
+
+        using (var cancel = new CancellationTokenSource())
+        {
+            Console.CancelKeyPress += (_, e) =>
+            {
+                e.Cancel = true;
+                cancel.Cancel();
+            };
+            return await new BenchRunner(options, Console.Out).RunAsync(cancel.Token);
+        }
+
+    default:
+        await Console.Error.WriteLineAsync($"error: unknown command '{args[0]}'.");
+        await Console.Error.WriteLineAsync(Usage);
+        return 2;
+}

@@ -1,0 +1,142 @@
+using System.Globalization;
+using Freight.Bench.Scenarios;
+using Freight.Payload;
+
+namespace Freight.Bench;
+
+/// <summary>Options of <c>freight bench</c>.</summary>
+public sealed record BenchOptions
+{
+    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name];
+
+    public IReadOnlyList<string> Suites { get; init; } = AllSuites;
+
+    public bool Quick { get; init; }
+
+    /// <summary>Measured runs per scenario, interleaved across scenarios (default 5; 3 with --quick).</summary>
+    public int Runs { get; init; } = 5;
+
+    /// <summary>Each run repeats the transfer for at least this long (default 1 s; 0.25 s with --quick).</summary>
+    public double RunSeconds { get; init; } = 1.0;
+
+    /// <summary>Untimed transfers per scenario before the first run (default 0.5 s; 0.25 s with --quick).</summary>
+    public double WarmupSeconds { get; init; } = 0.5;
+
+    public long PayloadBytes { get; init; } = DeterministicPayload.DefaultSize;
+
+    /// <summary>A running server to measure instead of the embedded one.</summary>
+    public Uri? Target { get; init; }
+
+    /// <summary>SHA-256 of the target's certificate, for https targets with a self-signed certificate.</summary>
+    public string? CertificateSha256 { get; init; }
+
+    public string? JsonPath { get; init; }
+
+    /// <summary>Pin the embedded server to CPU 0 and the bench to CPU 1.</summary>
+    public bool CpuAffinity { get; init; }
+
+    /// <summary>Only scenarios whose id contains this text.</summary>
+    public string? Filter { get; init; }
+
+    public const string Usage = """
+        usage: freight bench [--suite transfer] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+                             [--size BYTES] [--target URL [--certificate-sha256 HEX]] [--json FILE]
+                             [--filter TEXT] [--cpu-affinity]
+          --suite NAME        a suite to run (repeatable); default: every suite (transfer)
+          --quick             3 short runs per scenario: every suite in under 2 minutes
+          --runs N            measured runs per scenario, interleaved (default 5)
+          --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
+          --size BYTES        payload size (default 20971520, study 1's 20 MiB)
+          --target URL        measure a running freight serve instead of starting one
+          --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
+          --filter TEXT       only scenarios whose id contains TEXT
+          --cpu-affinity      pin the server to CPU 0 and the bench to CPU 1 (steadier figures)
+        """;
+
+    /// <summary>Parses the command line; returns null and an error message when it is not valid.</summary>
+    public static BenchOptions? Parse(IReadOnlyList<string> args, out string? error)
+    {
+        error = null;
+        var options = new BenchOptions();
+        var suites = new List<string>();
+        bool? quick = null;
+        int? runs = null;
+        double? runSeconds = null, warmupSeconds = null;
+        for (var i = 0; i < args.Count; i++)
+        {
+            string Value()
+            {
+                if (i + 1 >= args.Count)
+                {
+                    throw new FormatException($"{args[i]} needs a value.");
+                }
+
+                return args[++i];
+            }
+
+            try
+            {
+                switch (args[i])
+                {
+                    case "--suite":
+                        var suite = Value();
+                        suites.Add(AllSuites.Contains(suite) ? suite : throw new FormatException($"unknown suite '{suite}'; suites: {string.Join(", ", AllSuites)}."));
+                        break;
+                    case "--quick":
+                        quick = true;
+                        break;
+                    case "--runs":
+                        runs = PositiveInt(Value(), "--runs");
+                        break;
+                    case "--run-seconds":
+                        runSeconds = PositiveDouble(Value(), "--run-seconds");
+                        break;
+                    case "--warmup-seconds":
+                        warmupSeconds = double.Parse(Value(), CultureInfo.InvariantCulture);
+                        break;
+                    case "--size":
+                        options = options with { PayloadBytes = PositiveInt(Value(), "--size") };
+                        break;
+                    case "--target":
+                        options = options with { Target = Uri.TryCreate(Value(), UriKind.Absolute, out var target) && target.Scheme is "http" or "https" ? target : throw new FormatException("--target needs an http:// or https:// URL.") };
+                        break;
+                    case "--certificate-sha256":
+                        options = options with { CertificateSha256 = Value() };
+                        break;
+                    case "--json":
+                        options = options with { JsonPath = Value() };
+                        break;
+                    case "--filter":
+                        options = options with { Filter = Value() };
+                        break;
+                    case "--cpu-affinity":
+                        options = options with { CpuAffinity = true };
+                        break;
+                    default:
+                        throw new FormatException($"unknown option '{args[i]}'.");
+                }
+            }
+            catch (FormatException invalid)
+            {
+                error = invalid.Message;
+                return null;
+            }
+        }
+
+        var isQuick = quick ?? false;
+        return options with
+        {
+            Suites = suites.Count > 0 ? suites : AllSuites,
+            Quick = isQuick,
+            Runs = runs ?? (isQuick ? 3 : 5),
+            RunSeconds = runSeconds ?? (isQuick ? 0.25 : 1.0),
+            WarmupSeconds = warmupSeconds ?? (isQuick ? 0.25 : 0.5),
+        };
+    }
+
+    private static int PositiveInt(string text, string name) =>
+        int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0 ? value : throw new FormatException($"{name} needs a positive whole number.");
+
+    private static double PositiveDouble(string text, string name) =>
+        double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > 0 ? value : throw new FormatException($"{name} needs a positive number.");
+}

@@ -1,0 +1,244 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Freight.Bench.Load;
+using Freight.Bench.Measure;
+using Freight.Bench.Reports;
+using Freight.Bench.Scenarios;
+
+namespace Freight.Bench;
+
+/// <summary>
+/// Runs the suites: starts the embedded server (or uses --target), warms every scenario up, then runs
+/// each scenario N times interleaved (run 1 of every scenario, then run 2, …) so drift on a shared
+/// machine spreads over all rows alike. A transfer that does not verify fails its scenario: it yields
+/// no number and the bench exits non-zero.
+/// </summary>
+public sealed class BenchRunner(BenchOptions options, TextWriter output)
+{
+    private const double GiB = 1024d * 1024 * 1024;
+
+    public async Task<int> RunAsync(CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        var work = Directory.CreateTempSubdirectory("freight-bench-");
+        try
+        {
+            await using var server = options.Target is null ? await StartServerAsync(work.FullName, cancellationToken) : null;
+            var target = server is not null
+                ? new BenchTarget(server.Http, server.Https, server.CertificateSha256)
+                : new BenchTarget(options.Target!.Scheme == "http" ? options.Target : null, options.Target.Scheme == "https" ? options.Target : null, options.CertificateSha256);
+
+            using var payload = ClientPayload.Create(options.PayloadBytes, work.FullName);
+            using var clients = new HttpClients(target.CertificateSha256);
+            var metrics = new ServerMetrics(clients.Client, target.Http ?? target.Https!);
+            var transfers = new TransferClient(clients, target, payload);
+            await using var probe = await TcpLoopbackProbe.ConnectAsync(payload, 256 * 1024, cancellationToken);
+
+            var scenarios = SelectScenarios(target);
+            var report = new BenchReport
+            {
+                StartedAt = startedAt,
+                Machine = MachineInfo.Current(),
+                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && server is not null, server is null ? options.Target!.ToString() : "embedded"),
+            };
+
+            await output.WriteLineAsync($"freight bench: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB, target {report.Settings.Target}");
+            var samples = scenarios.ToDictionary(s => s, _ => new List<RunSample>());
+            var failures = new Dictionary<TransferScenario, string>();
+
+            await output.WriteLineAsync("warm-up …");
+            foreach (var scenario in scenarios)
+            {
+                await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
+            }
+
+            for (var run = 1; run <= options.Runs; run++)
+            {
+                var clock = Stopwatch.StartNew();
+                foreach (var scenario in scenarios)
+                {
+                    await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
+                }
+
+                await output.WriteLineAsync($"run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
+            }
+
+            var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
+                ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
+                : null;
+            foreach (var scenario in scenarios)
+            {
+                report.Results.Add(Summarize(scenario, options.PayloadBytes, samples[scenario], failures.GetValueOrDefault(scenario), ceiling));
+            }
+
+            report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
+            report.Verified = failures.Count == 0;
+
+            await ConsoleReport.WriteAsync(report, output);
+            var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
+            await using (var json = File.Create(jsonPath))
+            {
+                await JsonSerializer.SerializeAsync(json, report, BenchReport.JsonOptions, cancellationToken);
+            }
+
+            await output.WriteLineAsync($"result: {jsonPath}");
+            foreach (var (scenario, reason) in failures)
+            {
+                await output.WriteLineAsync($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}");
+            }
+
+            return report.Verified ? 0 : 1;
+
+            async Task MeasureOrFailAsync(TransferScenario scenario, double seconds, List<RunSample>? into)
+            {
+                if (failures.ContainsKey(scenario))
+                {
+                    return;
+                }
+
+                try
+                {
+                    var sample = await MeasureAsync(scenario, seconds, transfers, probe, metrics, cancellationToken);
+                    into?.Add(sample);
+                }
+                catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
+                {
+                    failures[scenario] = failure.Message;
+                    await output.WriteLineAsync($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
+                }
+            }
+        }
+        finally
+        {
+            work.Delete(recursive: true);
+        }
+    }
+
+    private async Task<ServerProcess> StartServerAsync(string work, CancellationToken cancellationToken)
+    {
+        var server = await ServerProcess.StartAsync(Path.Combine(work, "server-data"), null, cancellationToken);
+        if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
+        {
+            server.SetAffinity(1);
+            Process.GetCurrentProcess().ProcessorAffinity = 2;
+        }
+
+        return server;
+    }
+
+    private List<TransferScenario> SelectScenarios(BenchTarget target)
+    {
+        var all = new List<TransferScenario>();
+        foreach (var suite in options.Suites)
+        {
+            if (suite == TransferSuite.Name)
+            {
+                all.AddRange(TransferSuite.Create());
+            }
+        }
+
+        return all
+            .Where(s => s.Direction == TransferDirection.Probe || target.Supports(s.Scheme))
+            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal) || s.Direction == TransferDirection.Probe)
+            .ToList();
+    }
+
+    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, TransferClient transfers, TcpLoopbackProbe probe, ServerMetrics metrics, CancellationToken cancellationToken)
+    {
+        var serverBefore = await metrics.CaptureAsync(cancellationToken);
+        var cpuBefore = Environment.CpuUsage.TotalTime;
+        var allocatedBefore = GC.GetTotalAllocatedBytes();
+        var firstBytes = new List<double>();
+        long bytes = 0;
+        var count = 0;
+        double busy = 0;
+        var clock = Stopwatch.StartNew();
+        do
+        {
+            var outcome = scenario.Direction == TransferDirection.Probe
+                ? await probe.TransferAsync(cancellationToken)
+                : await transfers.RunAsync(scenario, cancellationToken);
+            bytes += outcome.Bytes;
+            busy += outcome.Seconds;
+            count++;
+            if (outcome.TimeToFirstByteSeconds is { } firstByte)
+            {
+                firstBytes.Add(firstByte);
+            }
+        }
+        while (clock.Elapsed.TotalSeconds < seconds);
+
+        var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
+        var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
+        var serverAfter = await metrics.CaptureAsync(cancellationToken);
+        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter);
+    }
+
+    private static ScenarioResult Summarize(TransferScenario scenario, long payloadBytes, List<RunSample> samples, string? failure, double? ceiling)
+    {
+        var result = new ScenarioResult
+        {
+            Scenario = scenario.Id,
+            Parameters = Parameters(scenario, payloadBytes),
+            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Verified = failure is null,
+            Error = failure,
+        };
+
+        // A figure from a run whose bytes did not verify is not reported.
+        if (failure is not null || samples.Count == 0)
+        {
+            result.Verified = false;
+            result.Error ??= "no run completed";
+            return result;
+        }
+
+        var bytes = samples.Sum(s => s.Bytes);
+        result.Runs = samples.Count;
+        result.Transfers = samples.Sum(s => s.Transfers);
+        result.BytesPerSecond = Summary.Of(samples.Select(s => s.BytesPerSecond).ToList());
+        result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
+        result.EfficiencyVsTcp = ceiling is > 0 && scenario.Direction != TransferDirection.Probe ? result.BytesPerSecond!.Median / ceiling : null;
+        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
+        if (scenario.Direction != TransferDirection.Probe && samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
+        {
+            result.Server = new SideCost(
+                samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
+                AllocatedBytesPerTransfer: samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
+                Gen0: samples.Sum(s => s.ServerAfter!.Gen0Collections - s.ServerBefore!.Gen0Collections),
+                Gen1: samples.Sum(s => s.ServerAfter!.Gen1Collections - s.ServerBefore!.Gen1Collections),
+                Gen2: samples.Sum(s => s.ServerAfter!.Gen2Collections - s.ServerBefore!.Gen2Collections),
+                ThreadPoolThreadsMax: samples.Max(s => s.ServerAfter!.ThreadPoolThreads),
+                DiskBytesWritten: samples.All(s => s.ServerAfter!.DiskWriteBytes >= 0) ? samples.Sum(s => s.ServerAfter!.DiskWriteBytes - s.ServerBefore!.DiskWriteBytes) : null,
+                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes));
+        }
+
+        return result;
+    }
+
+    private static Dictionary<string, object> Parameters(TransferScenario scenario, long payloadBytes)
+    {
+        var parameters = new Dictionary<string, object>
+        {
+            ["label"] = scenario.Describe(),
+            ["payloadBytes"] = payloadBytes,
+            ["clientBufferBytes"] = scenario.ClientBufferBytes,
+        };
+        if (scenario.Direction != TransferDirection.Probe)
+        {
+            parameters["scheme"] = scenario.Scheme;
+            parameters["protocol"] = scenario.Protocol;
+            parameters["direction"] = scenario.Direction == TransferDirection.Upload ? "upload" : "download";
+        }
+
+        if (scenario.Direction == TransferDirection.Upload)
+        {
+            parameters["source"] = scenario.Source;
+            parameters["contentLength"] = scenario.ChunkedBody ? "chunked" : "known";
+            parameters["sink"] = scenario.Sink;
+        }
+
+        return parameters;
+    }
+}

@@ -1,0 +1,17 @@
+using Freight.Metrics;
+
+namespace Freight.Bench.Measure;
+
+/// <summary>One measured run of a scenario: its transfers, and both sides' counters before and after.</summary>
+public sealed record RunSample(
+    long Bytes,
+    int Transfers,
+    double Seconds,
+    double? MedianTimeToFirstByteSeconds,
+    double ClientCpuSeconds,
+    long ClientAllocatedBytes,
+    RuntimeSnapshot? ServerBefore,
+    RuntimeSnapshot? ServerAfter)
+{
+    public double BytesPerSecond => Bytes / Seconds;
+}

@@ -1,0 +1,125 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>
+/// The result JSON of one bench run (DESIGN.md schema): SI units (bytes, seconds), camelCase. Fields may
+/// be added; renaming or dropping one needs a migration note in the README.
+/// </summary>
+public sealed class BenchReport
+{
+    public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
+    {
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+    };
+
+    public string Tool { get; init; } = "freight";
+
+    public string Version { get; init; } = typeof(BenchReport).Assembly.GetName().Version?.ToString(3) ?? "0.0.0";
+
+    public DateTimeOffset StartedAt { get; init; }
+
+    public required MachineInfo Machine { get; init; }
+
+    public required BenchSettings Settings { get; init; }
+
+    public bool Verified { get; set; }
+
+    public List<ScenarioResult> Results { get; init; } = [];
+
+    public List<RatioResult> Ratios { get; init; } = [];
+}
+
+public sealed record MachineInfo(int Cpus, string Os, string Runtime, string Processor)
+{
+    public static MachineInfo Current()
+    {
+        var processor = "unknown";
+        try
+        {
+            processor = File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? processor;
+        }
+        catch (IOException)
+        {
+        }
+
+        return new MachineInfo(Environment.ProcessorCount, System.Runtime.InteropServices.RuntimeInformation.OSDescription,
+            System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription, processor);
+    }
+}
+
+public sealed record BenchSettings(
+    IReadOnlyList<string> Suites,
+    bool Quick,
+    int Runs,
+    double RunSeconds,
+    double WarmupSeconds,
+    long PayloadBytes,
+    bool CpuAffinity,
+    string Target);
+
+/// <summary>Median, minimum and maximum over the runs.</summary>
+public sealed record Summary(double Median, double Min, double Max)
+{
+    public static Summary? Of(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return null;
+        }
+
+        var sorted = values.Order().ToArray();
+        var middle = sorted.Length / 2;
+        var median = sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        return new Summary(median, sorted[0], sorted[^1]);
+    }
+}
+
+/// <summary>What one side (server or client) spent over all measured runs of a scenario.</summary>
+public sealed record SideCost(
+    double CpuSecondsPerGiB,
+    double? AllocatedBytesPerTransfer = null,
+    int? Gen0 = null,
+    int? Gen1 = null,
+    int? Gen2 = null,
+    int? ThreadPoolThreadsMax = null,
+    long? DiskBytesWritten = null,
+    long? WorkingSetBytesMax = null);
+
+public sealed record PublishedResult(double Value, string Unit, int Study, string Label);
+
+public sealed class ScenarioResult
+{
+    public required string Scenario { get; init; }
+
+    public required Dictionary<string, object> Parameters { get; init; }
+
+    public int Runs { get; set; }
+
+    public int Transfers { get; set; }
+
+    public bool Verified { get; set; }
+
+    public string? Error { get; set; }
+
+    public Summary? BytesPerSecond { get; set; }
+
+    public Summary? TimeToFirstByteSeconds { get; set; }
+
+    /// <summary>Median throughput over the raw TCP loopback probe's median (the ceiling).</summary>
+    public double? EfficiencyVsTcp { get; set; }
+
+    public SideCost? Server { get; set; }
+
+    public SideCost? Client { get; set; }
+
+    public PublishedResult? Published { get; init; }
+}
+
+/// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
+public sealed record RatioResult(string Name, string Numerator, string Denominator, double? Value, double? Published = null, double? Goal = null)
+{
+    public bool? GoalMet => Goal is null || Value is null ? null : Value >= Goal;
+}

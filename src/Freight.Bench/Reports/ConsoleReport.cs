@@ -1,0 +1,104 @@
+using System.Globalization;
+using System.Text;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>The console table: one row per scenario, then the ratios.</summary>
+public static class ConsoleReport
+{
+    private const double MiB = 1024 * 1024;
+
+    public static async Task WriteAsync(BenchReport report, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        ArgumentNullException.ThrowIfNull(output);
+        await output.WriteAsync(Render(report));
+    }
+
+    public static string Render(BenchReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        var rows = new List<string[]>
+        {
+            new[] { "scenario", "parameters", "MiB/s median", "min–max", "vs tcp", "ttfb ms", "srv cpu s/GiB", "cli cpu s/GiB", "published", "ours/pub" },
+        };
+        foreach (var r in report.Results)
+        {
+            var label = (string)r.Parameters["label"];
+            if (!r.Verified || r.BytesPerSecond is null)
+            {
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", Published(r), ""]);
+                continue;
+            }
+
+            var median = r.BytesPerSecond.Median / MiB;
+            rows.Add(
+            [
+                r.Scenario,
+                label,
+                F(median, "0"),
+                $"{F(r.BytesPerSecond.Min / MiB, "0")}–{F(r.BytesPerSecond.Max / MiB, "0")}",
+                r.EfficiencyVsTcp is { } e ? F(e * 100, "0") + "%" : "",
+                r.TimeToFirstByteSeconds is { } t ? F(t.Median * 1000, "0.0") : "",
+                r.Server is { } s ? F(s.CpuSecondsPerGiB, "0.00") : "",
+                r.Client is { } c ? F(c.CpuSecondsPerGiB, "0.00") : "",
+                Published(r),
+                r.Published is { } p ? F(median / p.Value, "0.0") + "×" : "",
+            ]);
+        }
+
+        var text = new StringBuilder();
+        text.AppendLine();
+        AppendTable(text, rows);
+        text.AppendLine();
+        var ratios = new List<string[]> { new[] { "ratio", "ours", "study", "goal" } };
+        foreach (var ratio in report.Ratios)
+        {
+            ratios.Add(
+            [
+                ratio.Name,
+                ratio.Value is { } v ? F(v, "0.00") + "×" : "n/a",
+                ratio.Published is { } p ? F(p, "0.00") + "×" : "",
+                ratio.Goal is { } g ? $"≥ {F(g, "0.0#")}× {(ratio.GoalMet == true ? "met" : "MISSED")}" : "",
+            ]);
+        }
+
+        AppendTable(text, ratios);
+        text.AppendLine();
+        text.AppendLine(report.Verified ? "every transfer verified (XXH3-128, byte count, status)" : "SOME SCENARIOS DID NOT VERIFY: their rows carry no figures");
+        return text.ToString();
+    }
+
+    private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0")} {p.Unit} ({p.Label})" : "";
+
+    private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+
+    private static void AppendTable(StringBuilder text, List<string[]> rows)
+    {
+        var widths = new int[rows[0].Length];
+        foreach (var row in rows)
+        {
+            for (var i = 0; i < row.Length; i++)
+            {
+                widths[i] = Math.Max(widths[i], row[i].Length);
+            }
+        }
+
+        for (var r = 0; r < rows.Count; r++)
+        {
+            var line = new StringBuilder();
+            for (var i = 0; i < rows[r].Length; i++)
+            {
+                // Text columns left-aligned, figures right-aligned.
+                line.Append(i < 2 ? rows[r][i].PadRight(widths[i]) : rows[r][i].PadLeft(widths[i]));
+                line.Append(i + 1 < rows[r].Length ? "  " : "");
+            }
+
+            text.AppendLine(line.ToString().TrimEnd());
+            if (r == 0)
+            {
+                text.AppendLine(new string('-', widths.Sum() + (2 * (widths.Length - 1))));
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+using Freight.Bench.Scenarios;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>The ratios study 1 drew and the goals Freight set (issue 2), from one run's medians.</summary>
+public static class TransferRatios
+{
+    private const string Http1Memory64K = "http h1 memory 64K";
+
+    public static IEnumerable<RatioResult> Compute(IReadOnlyList<TransferScenario> scenarios, IReadOnlyList<ScenarioResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(scenarios);
+        ArgumentNullException.ThrowIfNull(results);
+
+        double? Median(string id, string label) =>
+            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified)?.BytesPerSecond?.Median;
+
+        RatioResult Ratio(string name, string numerator, string numeratorLabel, string denominator, string denominatorLabel, double? published = null, double? goal = null)
+        {
+            var top = Median(numerator, numeratorLabel);
+            var bottom = Median(denominator, denominatorLabel);
+            return new RatioResult(name, $"{numerator} ({numeratorLabel})", $"{denominator} ({denominatorLabel})", top / bottom, published, goal);
+        }
+
+        yield return Ratio("multipart-reader / iformfile", "upload/multipart-reader", Http1Memory64K, "upload/iformfile", Http1Memory64K, published: 350.0 / 30);
+        yield return Ratio("multipart-freight / iformfile", "upload/multipart-freight", Http1Memory64K, "upload/iformfile", Http1Memory64K, published: 350.0 / 30);
+        yield return Ratio("multipart-freight / multipart-reader", "upload/multipart-freight", Http1Memory64K, "upload/multipart-reader", Http1Memory64K, goal: 1.5);
+        yield return Ratio("multipart-freight / upload-freight", "upload/multipart-freight", Http1Memory64K, "upload/freight", Http1Memory64K, goal: 0.8);
+        yield return Ratio("stream-64k / stream-4k", "download/stream-64k", Http1Memory64K, "download/stream-4k", Http1Memory64K, published: 200.0 / 140);
+        yield return Ratio("file source / memory source", "upload/raw-stream", "http h1 file 4K", "upload/raw-stream", "http h1 memory 4K", published: 110.0 / 450);
+        yield return Ratio("https / http", "upload/raw-stream", "https h1 memory 4K", "upload/raw-stream", "http h1 memory 4K", published: 300.0 / 450);
+        yield return Ratio("chunked / known length", "upload/freight", Http1Memory64K + " chunked", "upload/freight", Http1Memory64K);
+        yield return Ratio("download-freight / download-file", "download/freight", Http1Memory64K, "download/file", Http1Memory64K, goal: 1.3);
+
+        // download/freight against the best of every other download variant (same scheme and protocol).
+        var best = results
+            .Where(r => r.Scenario.StartsWith("download/", StringComparison.Ordinal) && r.Scenario != "download/freight" && (string)r.Parameters["label"] == Http1Memory64K && r.Verified)
+            .MaxBy(r => r.BytesPerSecond?.Median ?? 0);
+        if (best is not null)
+        {
+            yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.0);
+        }
+
+        yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
+        yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
+    }
+}

@@ -1,0 +1,40 @@
+namespace Freight.Bench.Scenarios;
+
+/// <summary>Which way the bytes go.</summary>
+public enum TransferDirection
+{
+    Download,
+    Upload,
+    /// <summary>The raw TCP loopback probe: the same bytes over a plain socket pair, the ceiling.</summary>
+    Probe,
+}
+
+/// <summary>A figure a study published for a variant (SEEDS.md), shown beside ours.</summary>
+public sealed record PublishedFigure(double Value, string Unit, int Study, string Label);
+
+/// <summary>
+/// One row of the transfer suite: a lab endpoint (its id is the scenario id, e.g. <c>upload/freight</c>)
+/// and the client-side parameters the study varied.
+/// </summary>
+public sealed record TransferScenario(
+    string Id,
+    TransferDirection Direction,
+    string Scheme = "http",
+    string Protocol = "http/1.1",
+    string Source = "memory",
+    int ClientBufferBytes = 64 * 1024,
+    bool ChunkedBody = false,
+    string Sink = "memory",
+    PublishedFigure? Published = null)
+{
+    /// <summary>The lab variant after the area, e.g. <c>freight</c> in <c>upload/freight</c>.</summary>
+    public string Variant => Id[(Id.IndexOf('/', StringComparison.Ordinal) + 1)..];
+
+    /// <summary>True for the variants that post multipart/form-data.</summary>
+    public bool IsMultipart => Id is "upload/iformfile" or "upload/multipart-reader" or "upload/multipart-freight";
+
+    /// <summary>A short human label of the parameters that distinguish rows with one id.</summary>
+    public string Describe() => Direction == TransferDirection.Probe
+        ? $"tcp {ClientBufferBytes / 1024}K"
+        : $"{Scheme} {(Protocol == "h2" ? "h2" : "h1")} {Source} {ClientBufferBytes / 1024}K{(ChunkedBody ? " chunked" : "")}{(Sink == "file" ? " →file" : "")}";
+}

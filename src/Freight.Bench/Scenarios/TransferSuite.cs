@@ -1,0 +1,54 @@
+namespace Freight.Bench.Scenarios;
+
+/// <summary>
+/// <c>--suite transfer</c>: study 1 of SEEDS.md (its variants with their published MiB/s) side by side
+/// with Freight's paths, the stock paths of today, and the raw TCP ceiling.
+/// </summary>
+public static class TransferSuite
+{
+    public const string Name = "transfer";
+
+    private const int K = 1024;
+
+    private static PublishedFigure Study1(double mibPerSecond, string label) => new(mibPerSecond, "MiB/s", 1, label);
+
+    public static IReadOnlyList<TransferScenario> Create() =>
+    [
+        new("tcp/loopback", TransferDirection.Probe, ClientBufferBytes: 256 * K),
+
+        // Downloads: the study's two (D1, D2), today's stock variants, and Freight's.
+        new("download/stream-4k", TransferDirection.Download, Published: Study1(140, "D1")),
+        new("download/stream-default", TransferDirection.Download),
+        new("download/stream-64k", TransferDirection.Download, Published: Study1(200, "D2")),
+        new("download/bytes", TransferDirection.Download),
+        new("download/pipewriter", TransferDirection.Download),
+        new("download/file", TransferDirection.Download),
+        new("download/freight", TransferDirection.Download),
+        new("download/file", TransferDirection.Download, Scheme: "https"),
+        new("download/freight", TransferDirection.Download, Scheme: "https"),
+        new("download/freight", TransferDirection.Download, Scheme: "https", Protocol: "h2"),
+
+        // Multipart uploads: U1, U2 and Freight's parser.
+        new("upload/iformfile", TransferDirection.Upload, Published: Study1(30, "U1")),
+        new("upload/multipart-reader", TransferDirection.Upload, Published: Study1(350, "U2")),
+        new("upload/multipart-freight", TransferDirection.Upload),
+        new("upload/multipart-freight", TransferDirection.Upload, Sink: "file"),
+
+        // Raw body uploads: U3–U9 exactly as the study varied them (server reads with 4 KiB).
+        new("upload/raw-stream", TransferDirection.Upload, ClientBufferBytes: 4 * K, Published: Study1(450, "U3")),
+        new("upload/raw-stream", TransferDirection.Upload, Source: "file", ClientBufferBytes: 4 * K, Published: Study1(110, "U4")),
+        new("upload/raw-stream", TransferDirection.Upload, Scheme: "https", ClientBufferBytes: 4 * K, Published: Study1(300, "U5")),
+        new("upload/raw-stream", TransferDirection.Upload, Scheme: "https", Source: "file", ClientBufferBytes: 4 * K, Published: Study1(23, "U6")),
+        new("upload/raw-stream", TransferDirection.Upload, Scheme: "https", ClientBufferBytes: 64 * K, Published: Study1(300, "U7")),
+        new("upload/raw-stream", TransferDirection.Upload, Scheme: "https", Source: "file", ClientBufferBytes: 64 * K, Published: Study1(200, "U8")),
+        new("upload/raw-stream", TransferDirection.Upload, Scheme: "https", Source: "file", ClientBufferBytes: 128 * K, Published: Study1(250, "U9")),
+
+        // Raw body uploads on the pipe: the plain loop and Freight's path, then Freight's over the other axes.
+        new("upload/raw-pipe", TransferDirection.Upload),
+        new("upload/freight", TransferDirection.Upload),
+        new("upload/freight", TransferDirection.Upload, ChunkedBody: true),
+        new("upload/freight", TransferDirection.Upload, Sink: "file"),
+        new("upload/freight", TransferDirection.Upload, Scheme: "https"),
+        new("upload/freight", TransferDirection.Upload, Scheme: "https", Protocol: "h2"),
+    ];
+}

@@ -1,0 +1,61 @@
+using Freight.Multipart;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Logging;
+
+namespace Freight.Server.Errors;
+
+/// <summary>
+/// Turns request errors into <c>application/problem+json</c> with the right status (never a 500 for
+/// bad input), logs each once, and keeps client aborts out of the error log. Anything written to
+/// storage by the failed request is aborted by the handler's own disposal before this runs.
+/// </summary>
+internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDetailsService problems, ILogger<ProblemMiddleware> logger)
+{
+    public async Task InvokeAsync(HttpContext context)
+    {
+        try
+        {
+            await next(context);
+        }
+        catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
+        {
+            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+        }
+        catch (Exception exception) when (Classify(exception) is { } problem)
+        {
+            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
+            if (context.Response.HasStarted)
+            {
+                context.Abort();
+                return;
+            }
+
+            context.Response.Clear();
+            context.Response.StatusCode = problem.Status;
+            // The request body is not read further: close the connection rather than drain a huge body.
+            context.Response.Headers.Connection = "close";
+            await problems.WriteAsync(new ProblemDetailsContext
+            {
+                HttpContext = context,
+                ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = exception.Message },
+            });
+        }
+    }
+
+    private static (int Status, string Title)? Classify(Exception exception) => exception switch
+    {
+        BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } => (413, "Request body too large"),
+        BadHttpRequestException bad => (bad.StatusCode, "Bad request"),
+        MultipartFormatException => (400, "Malformed multipart body"),
+        InvalidDataException => (400, "Malformed form data"),
+        LabRequestException => (400, "Invalid request"),
+        _ => null,
+    };
+
+    [LoggerMessage(1, LogLevel.Warning, "{Method} {Path} rejected with {Status}: {Reason}")]
+    private static partial void LogRejected(ILogger logger, string method, string path, int status, string reason);
+
+    [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception}); nothing was kept")]
+    private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+}

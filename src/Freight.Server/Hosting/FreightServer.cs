@@ -1,0 +1,174 @@
+using System.Security.Cryptography.X509Certificates;
+using Freight.Server.Errors;
+using Freight.Server.Lab;
+using Freight.Storage;
+using Freight.Transport;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Freight.Server.Hosting;
+
+/// <summary>
+/// <c>freight serve</c>: Kestrel on the configured addresses (HTTP/1.1 and HTTP/2; ALPN on TLS with a
+/// certificate made in memory at start), the lab endpoints, and the request-error policy.
+/// </summary>
+public sealed class FreightServer : IAsyncDisposable
+{
+    private FreightServer(WebApplication app, FreightServerOptions options, X509Certificate2? certificate)
+    {
+        App = app;
+        Options = options;
+        Certificate = certificate;
+    }
+
+    public WebApplication App { get; }
+
+    public FreightServerOptions Options { get; }
+
+    /// <summary>The in-memory HTTPS certificate, when an https:// address is configured.</summary>
+    public X509Certificate2? Certificate { get; }
+
+    /// <summary>The bound addresses (actual ports), once started.</summary>
+    public IReadOnlyList<string> Urls =>
+        App.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.ToList();
+
+    /// <summary>
+    /// Builds the server from <paramref name="args"/> (and appsettings.json, FREIGHT_ variables).
+    /// Throws <see cref="OptionsValidationException"/> listing every invalid option.
+    /// </summary>
+    public static FreightServer Create(string[] args, Action<WebApplicationBuilder>? configure = null)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var builder = WebApplication.CreateBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        builder.Configuration.AddFreightSources(args);
+        configure?.Invoke(builder);
+
+        var options = builder.Configuration.GetSection(FreightServerOptions.SectionName).Get<FreightServerOptions>() ?? new FreightServerOptions();
+        var errors = options.Validate();
+        if (errors.Count > 0)
+        {
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), errors);
+        }
+
+        var addresses = ListenAddress.SplitUrls(options.Urls).Select(url => ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url)).ToList();
+        var certificate = addresses.Any(a => a.Https) ? SelfSignedCertificate.Create() : null;
+
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            kestrel.AddServerHeader = false;
+            kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
+            foreach (var address in addresses)
+            {
+                kestrel.Listen(address.Address, address.Port, listen =>
+                {
+                    // On TLS, ALPN picks h2 or http/1.1. On cleartext Kestrel cannot offer both on one port
+                    // (no negotiation), so http:// addresses speak HTTP/1.1.
+                    listen.Protocols = address.Https ? HttpProtocols.Http1AndHttp2 : HttpProtocols.Http1;
+                    if (address.Https)
+                    {
+                        listen.UseHttps(certificate!);
+                    }
+                });
+            }
+        });
+
+        builder.Services.Configure<FormOptions>(form =>
+        {
+            form.MultipartBodyLengthLimit = options.MaxRequestBodyBytes;
+        });
+        builder.Services.AddSingleton(Microsoft.Extensions.Options.Options.Create(options));
+        builder.Services.AddSingleton<IObjectStore>(_ =>
+        {
+            var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = options.DataDirectory, FlushToDisk = options.FlushToDisk });
+            store.DeleteAbandonedTempFiles();
+            return store;
+        });
+        builder.Services.AddSingleton<LabPayloads>();
+        if (options.TransportBlockBytes > 0)
+        {
+            // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
+            builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(options.TransportBlockBytes, LargeBlockMemoryPool.DefaultMaxPooledBlocks));
+        }
+        builder.Services.AddProblemDetails();
+        builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly);
+
+        var app = builder.Build();
+        app.UseMiddleware<ProblemMiddleware>();
+        app.MapLab();
+        app.MapControllers();
+        return new FreightServer(app, options, certificate);
+    }
+
+    /// <summary>Starts listening; <see cref="Urls"/> then holds the bound addresses.</summary>
+    public async Task StartAsync(CancellationToken cancellationToken = default)
+    {
+        // Resolve the store now so abandoned temp files are swept before the first request.
+        App.Services.GetRequiredService<IObjectStore>();
+        await App.StartAsync(cancellationToken);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await App.StopAsync();
+        await App.DisposeAsync();
+        Certificate?.Dispose();
+    }
+
+    /// <summary>
+    /// Runs <c>freight serve</c> until Ctrl+C or SIGTERM: prints <c>listening: URL</c> per address and,
+    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options.
+    /// </summary>
+    public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(error);
+        FreightServer server;
+        try
+        {
+            server = Create(args);
+        }
+        catch (OptionsValidationException invalid)
+        {
+            foreach (var failure in invalid.Failures)
+            {
+                await error.WriteLineAsync($"error: {failure}");
+            }
+
+            return 2;
+        }
+        catch (FormatException badArguments)
+        {
+            await error.WriteLineAsync($"error: {badArguments.Message}");
+            return 2;
+        }
+
+        await using (server)
+        {
+            await server.StartAsync();
+            if (server.Certificate is not null)
+            {
+                await output.WriteLineAsync($"certificate-sha256: {SelfSignedCertificate.Fingerprint(server.Certificate)}");
+            }
+
+            foreach (var url in server.Urls)
+            {
+                await output.WriteLineAsync($"listening: {url}");
+            }
+
+            await output.FlushAsync();
+            await server.App.WaitForShutdownAsync();
+        }
+
+        return 0;
+    }
+}

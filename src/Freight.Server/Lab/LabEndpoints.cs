@@ -1,0 +1,20 @@
+using Freight.Metrics;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+
+namespace Freight.Server.Lab;
+
+/// <summary>Maps <c>/lab</c>: the studies' variants side by side with Freight's paths, and runtime counters.</summary>
+public static class LabEndpoints
+{
+    public static RouteGroupBuilder MapLab(this IEndpointRouteBuilder endpoints)
+    {
+        var lab = endpoints.MapGroup("/lab");
+        lab.MapLabDownloads();
+        lab.MapLabUploads();
+        // Cumulative process counters; the bench reads them before and after each run.
+        lab.MapGet("/metrics", () => TypedResults.Ok(RuntimeSnapshot.Capture()));
+        return lab;
+    }
+}

@@ -1,0 +1,48 @@
+using System.Globalization;
+using Freight.Payload;
+using Freight.Server.Errors;
+using Freight.Server.Hosting;
+using Freight.Storage;
+using Microsoft.AspNetCore.Http;
+
+namespace Freight.Server.Lab;
+
+/// <summary>Reads the lab's query parameters: <c>size</c> (bytes) and <c>sink</c> (memory | file).</summary>
+internal static class LabQuery
+{
+    public static long Size(HttpRequest request, FreightServerOptions options)
+    {
+        var text = request.Query["size"].ToString();
+        if (text.Length == 0)
+        {
+            return DeterministicPayload.DefaultSize;
+        }
+
+        if (!long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var size) || size > options.MaxLabPayloadBytes)
+        {
+            throw new LabRequestException($"size must be a whole number of bytes from 0 to {options.MaxLabPayloadBytes}.");
+        }
+
+        return size;
+    }
+
+    public static int ArraySize(HttpRequest request, FreightServerOptions options)
+    {
+        var size = Size(request, options);
+        return size <= Array.MaxLength
+            ? (int)size
+            : throw new LabRequestException($"in-memory variants serve at most {Array.MaxLength} bytes; use download/file or download/freight.");
+    }
+
+    /// <summary>Opens the upload's destination: null (hash and discard) or a file in the data directory.</summary>
+    public static async ValueTask<IObjectWriter?> OpenSinkAsync(HttpRequest request, IObjectStore store, string variant)
+    {
+        var sink = request.Query["sink"].ToString();
+        return sink switch
+        {
+            "" or "memory" => null,
+            "file" => await store.BeginWriteAsync($"lab/uploads/{variant}.bin", request.HttpContext.RequestAborted),
+            _ => throw new LabRequestException($"sink must be 'memory' or 'file', not '{sink}'."),
+        };
+    }
+}

@@ -1,0 +1,83 @@
+using System.Buffers;
+using Microsoft.Win32.SafeHandles;
+
+namespace Freight.Storage;
+
+/// <summary>A write session of <see cref="FileSystemObjectStore"/>: positional writes into a temp file.</summary>
+internal sealed class FileSystemObjectWriter : IObjectWriter
+{
+    private readonly string _finalPath;
+    private readonly string _tempPath;
+    private readonly bool _flushToDisk;
+    private readonly SafeFileHandle _handle;
+    // Reused for gather writes of multi-segment sequences (one pwritev per pipe read).
+    private readonly List<ReadOnlyMemory<byte>> _segments = new(16);
+    private bool _committed;
+
+    public FileSystemObjectWriter(string key, string finalPath, string tempPath, bool flushToDisk)
+    {
+        Key = key;
+        _finalPath = finalPath;
+        _tempPath = tempPath;
+        _flushToDisk = flushToDisk;
+        _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None);
+    }
+
+    public string Key { get; }
+
+    public long Length { get; private set; }
+
+    public async ValueTask WriteAsync(ReadOnlySequence<byte> data, CancellationToken cancellationToken = default)
+    {
+        if (data.IsSingleSegment)
+        {
+            await WriteAsync(data.First, cancellationToken);
+            return;
+        }
+
+        _segments.Clear();
+        foreach (var segment in data)
+        {
+            _segments.Add(segment);
+        }
+
+        await RandomAccess.WriteAsync(_handle, _segments, Length, cancellationToken);
+        Length += data.Length;
+    }
+
+    public async ValueTask WriteAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken = default)
+    {
+        if (data.IsEmpty)
+        {
+            return;
+        }
+
+        await RandomAccess.WriteAsync(_handle, data, Length, cancellationToken);
+        Length += data.Length;
+    }
+
+    public ValueTask CommitAsync(CancellationToken cancellationToken = default)
+    {
+        ObjectDisposedException.ThrowIf(_handle.IsClosed, this);
+        if (_flushToDisk)
+        {
+            RandomAccess.FlushToDisk(_handle);
+        }
+
+        _handle.Dispose();
+        File.Move(_tempPath, _finalPath, overwrite: true);
+        _committed = true;
+        return ValueTask.CompletedTask;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _handle.Dispose();
+        if (!_committed)
+        {
+            File.Delete(_tempPath);
+        }
+
+        return ValueTask.CompletedTask;
+    }
+}

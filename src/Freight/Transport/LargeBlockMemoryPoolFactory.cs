@@ -1,0 +1,10 @@
+using System.Buffers;
+using Microsoft.AspNetCore.Connections;
+
+namespace Freight.Transport;
+
+/// <summary>Gives Kestrel's transport <see cref="LargeBlockMemoryPool"/>s (registered as <see cref="IMemoryPoolFactory{T}"/>).</summary>
+public sealed class LargeBlockMemoryPoolFactory(int blockSize, int maxPooledBlocks) : IMemoryPoolFactory<byte>
+{
+    public MemoryPool<byte> Create(MemoryPoolOptions? options = null) => new LargeBlockMemoryPool(blockSize, maxPooledBlocks);
+}
