@@ -126,13 +126,22 @@ internal static class MultipartHeaderParser
 
             // The getters strip quotes and decode RFC 2047 (filename) / RFC 5987 (filename*) encodings;
             // filename* wins when decodable (RFC 6266 §4.3), as in ASP.NET Core's FormFeature.
-            var nameValue = disposition.Name;
-            name = nameValue.HasValue ? nameValue.Value : null;
-            var fileNameStar = disposition.FileNameStar;
-            var plainFileName = disposition.FileName;
-            fileName = fileNameStar.HasValue ? fileNameStar.Value
-                : plainFileName.HasValue ? plainFileName.Value
-                : null;
+            // They can throw on odd input (e.g. ArgumentNullException for a bare "filename*" parameter),
+            // which must still surface as malformed input.
+            try
+            {
+                var nameValue = disposition.Name;
+                name = nameValue.HasValue ? nameValue.Value : null;
+                var fileNameStar = disposition.FileNameStar;
+                var plainFileName = disposition.FileName;
+                fileName = fileNameStar.HasValue ? fileNameStar.Value
+                    : plainFileName.HasValue ? plainFileName.Value
+                    : null;
+            }
+            catch (Exception ex) when (ex is ArgumentException or FormatException)
+            {
+                throw new MultipartFormatException("A multipart section has an invalid Content-Disposition header.", ex);
+            }
         }
 
         return new MultipartSection(headers.ToArray(), contentDisposition, dispositionType, name, fileName, contentType);

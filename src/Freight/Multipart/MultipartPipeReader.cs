@@ -438,10 +438,12 @@ public sealed class MultipartPipeReader
         return BoundaryLine.Open;
     }
 
-    private static void ThrowIfTooLong(long length, int maxBytes)
+    private void ThrowIfTooLong(long length, int maxBytes)
     {
         if (length > maxBytes)
         {
+            // Leave the pipe usable: the caller will most likely stop reading here.
+            ReleaseChunk();
             throw new MultipartFormatException($"A multipart section is longer than {maxBytes} bytes.");
         }
     }

@@ -43,6 +43,22 @@ public class MultipartHeaderParserTests
     }
 
     [Theory]
+    [InlineData("form-data; filename*")]
+    [InlineData("filename*%E2%82; filename*;")]
+    [InlineData("form-data; name; filename")]
+    public void CreateSection_ParameterWithoutValue_ThrowsMultipartFormatExceptionOrParses(string disposition)
+    {
+        // ContentDispositionHeaderValue's getters throw ArgumentNullException for a bare filename*; we must not leak it.
+        try
+        {
+            MultipartHeaderParser.CreateSection([new("Content-Disposition", disposition)]);
+        }
+        catch (MultipartFormatException)
+        {
+        }
+    }
+
+    [Theory]
     [InlineData("form-data; name=\"a\"; filename*=bogus''x", "a", null)]
     [InlineData("form-data; name=\"a\"; filename*=bogus''x; filename=\"f.txt\"", "a", "f.txt")]
     [InlineData("form-data; name=\"a\"; filename=\"=?utf-8?B?w6l0w6kudHh0?=\"", "a", "\u00e9t\u00e9.txt")]

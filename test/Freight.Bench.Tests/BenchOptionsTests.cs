@@ -1,0 +1,39 @@
+using Freight.Bench;
+
+namespace Freight.Bench.Tests;
+
+public sealed class BenchOptionsTests
+{
+    [Fact]
+    public void Parse_NoArguments_RunsEverySuiteWithFiveRuns()
+    {
+        var options = BenchOptions.Parse([], out var error);
+
+        Assert.Null(error);
+        Assert.Equal(BenchOptions.AllSuites, options!.Suites);
+        Assert.Equal(5, options.Runs);
+        Assert.Equal(20L * 1024 * 1024, options.PayloadBytes);
+        Assert.Null(options.Target);
+    }
+
+    [Fact]
+    public void Parse_Quick_ShortensRunsUnlessGiven()
+    {
+        Assert.Equal(3, BenchOptions.Parse(["--quick"], out _)!.Runs);
+        Assert.Equal(7, BenchOptions.Parse(["--quick", "--runs", "7"], out _)!.Runs);
+    }
+
+    [Theory]
+    [InlineData("--suite", "nope")]
+    [InlineData("--runs", "0")]
+    [InlineData("--target", "ftp://example")]
+    [InlineData("--bogus")]
+    [InlineData("--json")]
+    public void Parse_InvalidArguments_ReturnsNullWithMessage(params string[] args)
+    {
+        var options = BenchOptions.Parse(args, out var error);
+
+        Assert.Null(options);
+        Assert.False(string.IsNullOrWhiteSpace(error));
+    }
+}

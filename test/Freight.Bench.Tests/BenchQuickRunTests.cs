@@ -1,0 +1,62 @@
+using System.Text.Json;
+using Freight.Bench;
+
+namespace Freight.Bench.Tests;
+
+/// <summary>The README's main command, end to end: `freight bench --quick` against the embedded server.</summary>
+public sealed class BenchQuickRunTests
+{
+    private static readonly string[] StudyOneScenarioIds =
+    [
+        "tcp/loopback",
+        "download/stream-4k", "download/stream-default", "download/stream-64k", "download/bytes",
+        "download/pipewriter", "download/file", "download/freight",
+        "upload/iformfile", "upload/multipart-reader", "upload/multipart-freight",
+        "upload/raw-stream", "upload/raw-pipe", "upload/freight",
+    ];
+
+    [Fact]
+    public async Task BenchQuick_EmbeddedServer_WritesVerifiedJsonWithEveryScenario()
+    {
+        var json = Path.Combine(Path.GetTempPath(), $"freight-bench-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            var options = BenchOptions.Parse(["--quick", "--json", json], out var error);
+            Assert.Null(error);
+            var console = new StringWriter();
+
+            var exitCode = await new BenchRunner(options!, console).RunAsync(CancellationToken.None);
+
+            Assert.True(exitCode == 0, console.ToString());
+            using var document = JsonDocument.Parse(await File.ReadAllTextAsync(json));
+            var root = document.RootElement;
+            Assert.Equal("freight", root.GetProperty("tool").GetString());
+            Assert.True(root.GetProperty("verified").GetBoolean());
+            var results = root.GetProperty("results").EnumerateArray().ToList();
+            foreach (var id in StudyOneScenarioIds)
+            {
+                var rows = results.Where(r => r.GetProperty("scenario").GetString() == id).ToList();
+                Assert.True(rows.Count > 0, $"{id} is missing from the result");
+                Assert.All(rows, row =>
+                {
+                    Assert.True(row.GetProperty("verified").GetBoolean(), id);
+                    Assert.True(row.GetProperty("bytesPerSecond").GetProperty("median").GetDouble() > 0, id);
+                    Assert.Equal(20L * 1024 * 1024, row.GetProperty("parameters").GetProperty("payloadBytes").GetInt64());
+                });
+            }
+
+            // Every HTTP row carries the server's and the client's CPU cost; study rows their published figure.
+            Assert.All(results.Where(r => r.GetProperty("scenario").GetString() != "tcp/loopback"), row =>
+            {
+                Assert.True(row.GetProperty("server").GetProperty("cpuSecondsPerGiB").GetDouble() >= 0);
+                Assert.True(row.GetProperty("client").GetProperty("cpuSecondsPerGiB").GetDouble() >= 0);
+            });
+            Assert.Contains(results, r => r.TryGetProperty("published", out var p) && p.GetProperty("value").GetDouble() == 350);
+            Assert.Contains("multipart-reader / iformfile", console.ToString(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
+}
