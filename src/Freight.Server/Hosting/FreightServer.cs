@@ -53,7 +53,18 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Configuration.AddFreightSources(args);
         configure?.Invoke(builder);
 
-        var options = builder.Configuration.GetSection(FreightServerOptions.SectionName).Get<FreightServerOptions>() ?? new FreightServerOptions();
+        FreightServerOptions options;
+        try
+        {
+            options = builder.Configuration.GetSection(FreightServerOptions.SectionName).Get<FreightServerOptions>() ?? new FreightServerOptions();
+        }
+        catch (InvalidOperationException unbindable)
+        {
+            // A value of the wrong type or out of range for its setter, e.g. --max-body-bytes lots.
+            var reason = unbindable.InnerException is { } inner ? $"{unbindable.Message} {inner.Message}" : unbindable.Message;
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [reason]);
+        }
+
         var errors = options.Validate();
         if (errors.Count > 0)
         {
