@@ -327,6 +327,26 @@ public class MultipartPipeReaderTests
     }
 
     [Fact]
+    public async Task ReleaseChunk_AbandoningMidSection_LeavesPipeReadable()
+    {
+        var pipe = new Pipe();
+        await pipe.Writer.WriteAsync(Ascii("--" + Boundary + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f\"\r\n\r\npartial data"));
+        var reader = new MultipartPipeReader(pipe.Reader, Boundary);
+        Assert.NotNull(await reader.ReadNextSectionAsync());
+        var chunk = await reader.ReadSectionDataAsync();
+        Assert.Equal(Ascii("partial data"), chunk.Data.ToArray());
+
+        // The chunk still holds the pipe's read; releasing it lets someone else (e.g. Kestrel draining) read on.
+        Assert.Throws<InvalidOperationException>(() => pipe.Reader.TryRead(out _));
+        reader.ReleaseChunk();
+        reader.ReleaseChunk();
+        await pipe.Writer.WriteAsync(Ascii("more"));
+        Assert.True(pipe.Reader.TryRead(out var result));
+        Assert.Equal(Ascii("more"), result.Buffer.ToArray());
+        pipe.Reader.AdvanceTo(result.Buffer.End);
+    }
+
+    [Fact]
     public async Task ReadSection_HeaderVariants_AreParsed()
     {
         var body = new MultipartBodyBuilder(Boundary)
