@@ -23,23 +23,39 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         var work = Directory.CreateTempSubdirectory("freight-bench-");
         try
         {
-            await using var server = options.Target is null ? await StartServerAsync(work.FullName, cancellationToken) : null;
-            var target = server is not null
-                ? new BenchTarget(server.Http, server.Https, server.CertificateSha256)
-                : new BenchTarget(options.Target!.Scheme == "http" ? options.Target : null, options.Target.Scheme == "https" ? options.Target : null, options.CertificateSha256);
+            var candidates = SelectScenarios();
+            await using var processes = new ServerProcessSet();
+            var targets = new Dictionary<string, BenchTarget>();
+            if (options.Target is null)
+            {
+                foreach (var name in candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server).Distinct())
+                {
+                    var server = await StartServerAsync(name, work.FullName, cancellationToken);
+                    processes.Add(server);
+                    targets[name] = new BenchTarget(server.Http, server.Https, server.CertificateSha256);
+                }
+            }
+            else
+            {
+                targets[TransferScenario.FreightServer] = new BenchTarget(options.Target.Scheme == "http" ? options.Target : null, options.Target.Scheme == "https" ? options.Target : null, options.CertificateSha256);
+            }
 
             using var payload = ClientPayload.Create(options.PayloadBytes, work.FullName);
-            using var clients = new HttpClients(target.CertificateSha256);
-            var metrics = new ServerMetrics(clients.Client, target.Http ?? target.Https!);
-            var transfers = new TransferClient(clients, target, payload);
+            using var clients = new HttpClients(targets.Values.Select(t => t.CertificateSha256).OfType<string>().ToList());
+            var servers = targets.ToDictionary(
+                pair => pair.Key,
+                pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload)));
             await using var probe = await TcpLoopbackProbe.ConnectAsync(payload, 256 * 1024, cancellationToken);
 
-            var scenarios = SelectScenarios(target);
+            // A --target is one server: rows that need another server, or a scheme it lacks, are left out.
+            var scenarios = candidates
+                .Where(s => s.Direction == TransferDirection.Probe || (servers.TryGetValue(s.Server, out var server) && server.Target.Supports(s.Scheme)))
+                .ToList();
             var report = new BenchReport
             {
                 StartedAt = startedAt,
                 Machine = MachineInfo.Current(),
-                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && server is not null, server is null ? options.Target!.ToString() : "embedded"),
+                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded"),
             };
 
             await output.WriteLineAsync($"freight bench: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB, target {report.Settings.Target}");
@@ -99,7 +115,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
 
                 try
                 {
-                    var sample = await MeasureAsync(scenario, seconds, transfers, probe, metrics, cancellationToken);
+                    var sample = await MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe, cancellationToken);
                     into?.Add(sample);
                 }
                 catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
@@ -115,9 +131,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         }
     }
 
-    private async Task<ServerProcess> StartServerAsync(string work, CancellationToken cancellationToken)
+    private async Task<ServerProcess> StartServerAsync(string name, string work, CancellationToken cancellationToken)
     {
-        var server = await ServerProcess.StartAsync(Path.Combine(work, "server-data"), null, cancellationToken);
+        string[] arguments = name == TransferScenario.StockPoolServer ? ["--Freight:TransportBlockBytes", "0"] : [];
+        var server = await ServerProcess.StartAsync(Path.Combine(work, name + "-data"), arguments, null, cancellationToken);
         if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
         {
             server.SetAffinity(1);
@@ -127,7 +144,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         return server;
     }
 
-    private List<TransferScenario> SelectScenarios(BenchTarget target)
+    private List<TransferScenario> SelectScenarios()
     {
         var all = new List<TransferScenario>();
         foreach (var suite in options.Suites)
@@ -139,14 +156,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         }
 
         return all
-            .Where(s => s.Direction == TransferDirection.Probe || target.Supports(s.Scheme))
+            .Where(s => s.Direction == TransferDirection.Probe || options.Target is null || s.Server == TransferScenario.FreightServer)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal) || s.Direction == TransferDirection.Probe)
             .ToList();
     }
 
-    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, TransferClient transfers, TcpLoopbackProbe probe, ServerMetrics metrics, CancellationToken cancellationToken)
+    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, CancellationToken cancellationToken)
     {
-        var serverBefore = await metrics.CaptureAsync(cancellationToken);
+        var serverBefore = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var cpuBefore = Environment.CpuUsage.TotalTime;
         var allocatedBefore = GC.GetTotalAllocatedBytes();
         var firstBytes = new List<double>();
@@ -156,9 +173,9 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         var clock = Stopwatch.StartNew();
         do
         {
-            var outcome = scenario.Direction == TransferDirection.Probe
+            var outcome = server is null
                 ? await probe.TransferAsync(cancellationToken)
-                : await transfers.RunAsync(scenario, cancellationToken);
+                : await server.Transfers.RunAsync(scenario, cancellationToken);
             bytes += outcome.Bytes;
             busy += outcome.Seconds;
             count++;
@@ -171,7 +188,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
 
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
-        var serverAfter = await metrics.CaptureAsync(cancellationToken);
+        var serverAfter = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
         return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter);
     }
 
@@ -230,6 +247,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             parameters["scheme"] = scenario.Scheme;
             parameters["protocol"] = scenario.Protocol;
             parameters["direction"] = scenario.Direction == TransferDirection.Upload ? "upload" : "download";
+            parameters["server"] = scenario.Server;
         }
 
         if (scenario.Direction == TransferDirection.Upload)

@@ -6,14 +6,15 @@ namespace Freight.Bench.Load;
 
 /// <summary>
 /// One HttpClient per protocol, shared by all scenarios. HTTPS trusts exactly the certificate whose
-/// SHA-256 the server printed (pinning), nothing else; without a pin it uses the system's trust.
+/// SHA-256 the servers printed (pinning), nothing else; without a pin it uses the system's trust.
 /// </summary>
 public sealed class HttpClients : IDisposable
 {
     private readonly HttpClient _client;
 
-    public HttpClients(string? certificateSha256)
+    public HttpClients(IReadOnlyCollection<string> pinnedCertificateSha256s)
     {
+        ArgumentNullException.ThrowIfNull(pinnedCertificateSha256s);
         var handler = new SocketsHttpHandler
         {
             AutomaticDecompression = DecompressionMethods.None,
@@ -24,13 +25,13 @@ public sealed class HttpClients : IDisposable
             InitialHttp2StreamWindowSize = 16 * 1024 * 1024,
         };
 
-        if (certificateSha256 is not null)
+        if (pinnedCertificateSha256s.Count > 0)
         {
-            var pin = certificateSha256.ToUpperInvariant();
+            var pins = pinnedCertificateSha256s.Select(pin => pin.ToUpperInvariant()).ToHashSet(StringComparer.Ordinal);
             handler.SslOptions = new SslClientAuthenticationOptions
             {
                 RemoteCertificateValidationCallback = (_, certificate, _, _) =>
-                    certificate is not null && Convert.ToHexString(certificate.GetCertHash(HashAlgorithmName.SHA256)) == pin,
+                    certificate is not null && pins.Contains(Convert.ToHexString(certificate.GetCertHash(HashAlgorithmName.SHA256))),
             };
         }
 

@@ -27,7 +27,7 @@ public sealed class ServerProcess : IAsyncDisposable
     public int ProcessId => _process.Id;
 
     /// <summary>Starts the server next to this assembly (Freight.Cli.dll) and waits for its addresses.</summary>
-    public static async Task<ServerProcess> StartAsync(string dataDirectory, string? temporaryDirectory, CancellationToken cancellationToken)
+    public static async Task<ServerProcess> StartAsync(string dataDirectory, IReadOnlyList<string> extraArguments, string? temporaryDirectory, CancellationToken cancellationToken)
     {
         var cli = Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll");
         if (!File.Exists(cli))
@@ -42,7 +42,7 @@ public sealed class ServerProcess : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in new[] { cli, "serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", dataDirectory })
+        foreach (var argument in new[] { cli, "serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", dataDirectory }.Concat(extraArguments))
         {
             start.ArgumentList.Add(argument);
         }

@@ -41,6 +41,11 @@ public static class TransferRatios
             yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.0);
         }
 
+        const string StockPool = Http1Memory64K + " stock-pool";
+        yield return Ratio("multipart-freight / multipart-reader, stock pool", "upload/multipart-freight", StockPool, "upload/multipart-reader", StockPool);
+        yield return Ratio("upload-freight: freight pool / stock pool", "upload/freight", Http1Memory64K, "upload/freight", StockPool);
+        yield return Ratio("raw-stream 4K: freight pool / stock pool", "upload/raw-stream", "http h1 memory 4K", "upload/raw-stream", "http h1 memory 4K stock-pool");
+        yield return Ratio("download-freight: freight pool / stock pool", "download/freight", Http1Memory64K, "download/freight", StockPool);
         yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
         yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
     }

@@ -25,8 +25,15 @@ public sealed record TransferScenario(
     int ClientBufferBytes = 64 * 1024,
     bool ChunkedBody = false,
     string Sink = "memory",
-    PublishedFigure? Published = null)
+    PublishedFigure? Published = null,
+    string Server = TransferScenario.FreightServer)
 {
+    /// <summary>The embedded server as <c>freight serve</c> runs by default (64 KiB transport blocks).</summary>
+    public const string FreightServer = "freight";
+
+    /// <summary>The embedded server with Kestrel's stock transport memory pool (4 KiB blocks).</summary>
+    public const string StockPoolServer = "stock-pool";
+
     /// <summary>The lab variant after the area, e.g. <c>freight</c> in <c>upload/freight</c>.</summary>
     public string Variant => Id[(Id.IndexOf('/', StringComparison.Ordinal) + 1)..];
 
@@ -36,5 +43,5 @@ public sealed record TransferScenario(
     /// <summary>A short human label of the parameters that distinguish rows with one id.</summary>
     public string Describe() => Direction == TransferDirection.Probe
         ? $"tcp {ClientBufferBytes / 1024}K"
-        : $"{Scheme} {(Protocol == "h2" ? "h2" : "h1")} {Source} {ClientBufferBytes / 1024}K{(ChunkedBody ? " chunked" : "")}{(Sink == "file" ? " →file" : "")}";
+        : $"{Scheme} {(Protocol == "h2" ? "h2" : "h1")} {Source} {ClientBufferBytes / 1024}K{(ChunkedBody ? " chunked" : "")}{(Sink == "file" ? " →file" : "")}{(Server == StockPoolServer ? " stock-pool" : "")}";
 }

@@ -50,5 +50,14 @@ public static class TransferSuite
         new("upload/freight", TransferDirection.Upload, Sink: "file"),
         new("upload/freight", TransferDirection.Upload, Scheme: "https"),
         new("upload/freight", TransferDirection.Upload, Scheme: "https", Protocol: "h2"),
+
+        // The same paths on a second embedded server that keeps Kestrel's stock transport pool (4 KiB
+        // blocks): what FreightServerOptions.TransportBlockBytes is worth, app code unchanged.
+        new("download/file", TransferDirection.Download, Server: TransferScenario.StockPoolServer),
+        new("download/freight", TransferDirection.Download, Server: TransferScenario.StockPoolServer),
+        new("upload/raw-stream", TransferDirection.Upload, ClientBufferBytes: 4 * K, Server: TransferScenario.StockPoolServer),
+        new("upload/multipart-reader", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
+        new("upload/multipart-freight", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
+        new("upload/freight", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
     ];
 }

@@ -104,6 +104,7 @@ public sealed class FreightServer : IAsyncDisposable
             store.DeleteAbandonedTempFiles();
             return store;
         });
+        builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton<LabPayloads>();
         if (options.TransportBlockBytes > 0)
         {

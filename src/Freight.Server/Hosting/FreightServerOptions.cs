@@ -1,5 +1,3 @@
-using Freight.Multipart;
-
 namespace Freight.Server.Hosting;
 
 /// <summary>
@@ -40,7 +38,7 @@ public sealed class FreightServerOptions
     public int TransportBlockBytes { get; set; } = 64 * 1024;
 
     /// <summary>Limits of Freight's multipart parser.</summary>
-    public MultipartLimits Multipart { get; set; } = new();
+    public MultipartOptions Multipart { get; set; } = new();
 
     /// <summary>Returns every problem with these options, in words an operator can act on.</summary>
     public IReadOnlyList<string> Validate()
@@ -81,10 +79,7 @@ public sealed class FreightServerOptions
             errors.Add($"Freight:TransportBlockBytes is {TransportBlockBytes}: use 0 (Kestrel's stock pool) or 4096 to 1048576.");
         }
 
-        if (Multipart.MaxHeadersBytes < 64)
-        {
-            errors.Add($"Freight:Multipart:MaxHeadersBytes is {Multipart.MaxHeadersBytes}: it must be at least 64.");
-        }
+        Multipart.Validate(errors);
 
         return errors;
     }

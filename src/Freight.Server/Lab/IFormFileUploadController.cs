@@ -10,6 +10,7 @@ namespace Freight.Server.Lab;
 /// 64 KiB), then the action reads the file with 32 KiB reads.
 /// </summary>
 [ApiController]
+[ReadFormFirst]
 public sealed class IFormFileUploadController(IObjectStore store) : ControllerBase
 {
     [HttpPost("/lab/upload/iformfile")]

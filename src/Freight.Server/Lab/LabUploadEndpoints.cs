@@ -55,35 +55,45 @@ public static class LabUploadEndpoints
             UploadResult? file = null;
             await using var sink = await LabQuery.OpenSinkAsync(request, store, "multipart-reader");
             Microsoft.AspNetCore.WebUtilities.MultipartSection? section;
-            while ((section = await reader.ReadNextSectionAsync(request.HttpContext.RequestAborted)) is not null)
+            try
             {
-                var disposition = section.GetContentDispositionHeader();
-                if (disposition is null)
+                while ((section = await reader.ReadNextSectionAsync(request.HttpContext.RequestAborted)) is not null)
                 {
-                    throw new LabRequestException("A multipart section has no Content-Disposition header.");
-                }
+                    var disposition = section.GetContentDispositionHeader();
+                    if (disposition is null)
+                    {
+                        throw new LabRequestException("A multipart section has no Content-Disposition header.");
+                    }
 
-                if (disposition.IsFileDisposition())
-                {
-                    file = file is null
-                        ? await BodyPump.CopyAsync(section.Body, sink, StudySectionReadSize, request.HttpContext.RequestAborted)
-                        : throw new LabRequestException("The lab accepts one file per upload.");
+                    if (disposition.IsFileDisposition())
+                    {
+                        file = file is null
+                            ? await BodyPump.CopyAsync(section.Body, sink, StudySectionReadSize, request.HttpContext.RequestAborted)
+                            : throw new LabRequestException("The lab accepts one file per upload.");
+                    }
+                    else
+                    {
+                        using var text = new StreamReader(section.Body);
+                        fields[disposition.Name.Value ?? ""] = await text.ReadToEndAsync(request.HttpContext.RequestAborted);
+                    }
                 }
-                else
-                {
-                    using var text = new StreamReader(section.Body);
-                    fields[disposition.Name.Value ?? ""] = await text.ReadToEndAsync(request.HttpContext.RequestAborted);
-                }
+            }
+            catch (IOException truncated) when (truncated.Source == typeof(MultipartReader).Assembly.GetName().Name)
+            {
+                // MultipartReader reports a body that ends before its close delimiter (or holds no delimiter at
+                // all) as a plain IOException. Storage failures are IOExceptions too (a 500), so only the
+                // reader's own are the client's fault.
+                throw new LabRequestException("The multipart body ends before its close delimiter (RFC 2046 §5.1.1).", truncated);
             }
 
             return await CompleteAsync(sink, file, fields);
         });
 
         // Freight's multipart parser over the request PipeReader: no temp file, no copy of section data.
-        uploads.MapPost("/multipart-freight", async (HttpRequest request, IObjectStore store, IOptions<FreightServerOptions> options) =>
+        uploads.MapPost("/multipart-freight", async (HttpRequest request, IObjectStore store, MultipartLimits limits) =>
         {
             var boundary = RequireBoundary(request);
-            var reader = new MultipartPipeReader(request.BodyReader, boundary, options.Value.Multipart);
+            var reader = new MultipartPipeReader(request.BodyReader, boundary, limits);
             var fields = new Dictionary<string, string>(StringComparer.Ordinal);
             UploadResult? file = null;
             await using var sink = await LabQuery.OpenSinkAsync(request, store, "multipart-freight");

@@ -1,0 +1,32 @@
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Mvc.Filters;
+
+namespace Freight.Server.Lab;
+
+/// <summary>
+/// Reads the request form before model binding. MVC's form value provider turns every failure to read
+/// the form into a 400 validation problem, a body over the size limit included; read here first, the
+/// limit's <see cref="BadHttpRequestException"/> reaches ProblemMiddleware and becomes the 413 every other
+/// upload answers. Other failures are left to model binding as before (the form feature keeps the failed read).
+/// </summary>
+[AttributeUsage(AttributeTargets.Class | AttributeTargets.Method)]
+internal sealed class ReadFormFirstAttribute : Attribute, IAsyncResourceFilter
+{
+    public async Task OnResourceExecutionAsync(ResourceExecutingContext context, ResourceExecutionDelegate next)
+    {
+        var request = context.HttpContext.Request;
+        if (request.HasFormContentType)
+        {
+            try
+            {
+                await request.ReadFormAsync(context.HttpContext.RequestAborted);
+            }
+            catch (Exception malformed) when (malformed is not BadHttpRequestException)
+            {
+                // Reported by model binding as a 400 validation problem, the stock behaviour.
+            }
+        }
+
+        await next();
+    }
+}

@@ -1,0 +1,136 @@
+using System.Net;
+using System.Text.RegularExpressions;
+using Freight.Server.Tests.Infrastructure;
+
+namespace Freight.Server.Tests.Hosting;
+
+/// <summary>
+/// The <c>freight serve</c> contract of DESIGN.md, checked on the real command in a child process:
+/// what it prints, the certificate it serves, its exit codes, and <c>FREIGHT_</c> environment variables.
+/// </summary>
+public sealed partial class ServeCommandTests : IDisposable
+{
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+
+    public ServeCommandTests() => Directory.CreateDirectory(_directory);
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    [Fact]
+    public async Task Serve_HttpAndHttps_PrintsListeningLinesAndTheFingerprintOfTheServedCertificate()
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", "data"]);
+
+        var lines = await freight.ReadUntilListeningAsync(2);
+
+        var fingerprint = Assert.Single(lines, l => l.StartsWith("certificate-sha256: ", StringComparison.Ordinal))["certificate-sha256: ".Length..];
+        Assert.Matches(LowerHex64(), fingerprint);
+        var urls = lines.Where(l => l.StartsWith("listening: ", StringComparison.Ordinal)).Select(l => new Uri(l["listening: ".Length..])).ToList();
+        Assert.Equal(["http", "https"], urls.Select(u => u.Scheme).Order());
+        Assert.All(urls, u => Assert.Equal("127.0.0.1", u.Host));
+        Assert.All(urls, u => Assert.NotEqual(0, u.Port));
+
+        string? presented = null;
+        using var client = ServerHarness.CreatePinnedClient(fingerprint, certificate => presented = certificate);
+        foreach (var url in urls)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(url, "/lab/download/bytes?size=65537"))
+            {
+                Version = url.Scheme == "https" ? HttpVersion.Version20 : HttpVersion.Version11,
+                VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            };
+            using var response = await client.SendAsync(request);
+            Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+            Assert.Equal(request.Version, response.Version);
+            Assert.Equal(Payloads.Hash(65537), Payloads.Hash(await response.Content.ReadAsByteArrayAsync()));
+        }
+
+        Assert.Equal(fingerprint, presented);
+        Assert.Equal(0, await freight.TerminateAsync());
+        Assert.True(Directory.Exists(Path.Combine(_directory, "data")));
+    }
+
+    [Fact]
+    public async Task Serve_HttpOnly_PrintsNoFingerprint()
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"]);
+
+        var lines = await freight.ReadUntilListeningAsync(1);
+
+        Assert.DoesNotContain(lines, l => l.StartsWith("certificate-sha256:", StringComparison.Ordinal));
+        Assert.Equal(0, await freight.TerminateAsync());
+    }
+
+    [Theory]
+    [InlineData("--max-body-bytes", "0", "Freight:MaxRequestBodyBytes")]
+    [InlineData("--urls", "ftp://x", "Freight:Urls")]
+    [InlineData("--Freight:TransportBlockBytes", "100", "Freight:TransportBlockBytes")]
+    public async Task Serve_InvalidOption_Exits2NamingTheOption(string option, string value, string named)
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data", option, value]);
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.StartsWith("error: " + named, stderr, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("FREIGHT_MaxRequestBodyBytes", "0", "Freight:MaxRequestBodyBytes")]
+    [InlineData("FREIGHT_Multipart__MaxHeadersBytes", "10", "Freight:Multipart:MaxHeadersBytes")]
+    public async Task Serve_InvalidFreightEnvironmentVariable_Exits2NamingTheOption(string variable, string value, string named)
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"], new Dictionary<string, string> { [variable] = value });
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.StartsWith("error: " + named, stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
+    {
+        await using var freight = FreightProcess.StartServe(_directory, [], new Dictionary<string, string>
+        {
+            ["FREIGHT_Urls"] = "http://127.0.0.1:0",
+            ["FREIGHT_DataDirectory"] = "from-environment",
+        });
+
+        var url = new Uri(Assert.Single(await freight.ReadUntilListeningAsync(1))["listening: ".Length..]);
+
+        Assert.Equal("127.0.0.1", url.Host);
+        using var client = new HttpClient();
+        using var response = await client.GetAsync(new Uri(url, "/lab/download/file?size=1"));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.True(Directory.Exists(Path.Combine(_directory, "from-environment", "lab", "payloads")));
+        Assert.Equal(0, await freight.TerminateAsync());
+    }
+
+    [Fact]
+    public async Task Serve_CommandLineAndEnvironmentDisagree_CommandLineWins()
+    {
+        await using var freight = FreightProcess.StartServe(
+            _directory,
+            ["--urls", "http://127.0.0.1:0", "--data-dir", "data", "--max-body-bytes", "16"],
+            new Dictionary<string, string> { ["FREIGHT_MaxRequestBodyBytes"] = "0" });
+
+        var url = new Uri(Assert.Single(await freight.ReadUntilListeningAsync(1))["listening: ".Length..]);
+
+        using var client = new HttpClient();
+        using (var atLimit = await client.PostAsync(new Uri(url, "/lab/upload/freight"), new ByteArrayContent(Payloads.Bytes(16))))
+        {
+            Assert.Equal(HttpStatusCode.OK, atLimit.StatusCode);
+        }
+
+        using (var overLimit = await client.PostAsync(new Uri(url, "/lab/upload/freight"), new ByteArrayContent(Payloads.Bytes(17))))
+        {
+            await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.RequestEntityTooLarge);
+        }
+
+        Assert.Equal(0, await freight.TerminateAsync());
+    }
+
+    [GeneratedRegex("^[0-9a-f]{64}$")]
+    private static partial Regex LowerHex64();
+}

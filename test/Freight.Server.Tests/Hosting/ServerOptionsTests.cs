@@ -1,0 +1,110 @@
+using System.Net;
+using Freight.Server.Hosting;
+using Freight.Server.Tests.Infrastructure;
+using Microsoft.Extensions.Options;
+
+namespace Freight.Server.Tests.Hosting;
+
+/// <summary>
+/// Options are validated at start with messages that name the option. <c>FREIGHT_</c> environment
+/// variables are process-wide, so they are tested on the command in a child process (<see cref="ServeCommandTests"/>).
+/// </summary>
+public sealed class ServerOptionsTests : IDisposable
+{
+    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_dataDirectory))
+        {
+            Directory.Delete(_dataDirectory, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("--max-body-bytes", "0", "Freight:MaxRequestBodyBytes")]
+    [InlineData("--max-body-bytes", "-1", "Freight:MaxRequestBodyBytes")]
+    [InlineData("--urls", "ftp://x", "Freight:Urls")]
+    [InlineData("--urls", "http://127.0.0.1:0/lab", "Freight:Urls")]
+    [InlineData("--urls", "http://example.com:0", "Freight:Urls")]
+    [InlineData("--urls", " ", "Freight:Urls")]
+    [InlineData("--data-dir", " ", "Freight:DataDirectory")]
+    [InlineData("--Freight:MaxLabPayloadBytes", "0", "Freight:MaxLabPayloadBytes")]
+    [InlineData("--Freight:TransportBlockBytes", "100", "Freight:TransportBlockBytes")]
+    [InlineData("--Freight:TransportBlockBytes", "2097152", "Freight:TransportBlockBytes")]
+    [InlineData("--Freight:Multipart:MaxHeadersBytes", "10", "Freight:Multipart:MaxHeadersBytes")]
+    public void Create_InvalidOption_ThrowsNamingTheOption(string option, string value, string named)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        var failure = Assert.Single(invalid.Failures);
+        Assert.StartsWith(named + " ", failure, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--max-body-bytes", "lots", "Freight:MaxRequestBodyBytes")]
+    [InlineData("--fsync", "maybe", "Freight:FlushToDisk")]
+    [InlineData(
+        "--Freight:Multipart:MaxHeadersBytes",
+        "0",
+        "Freight:Multipart:MaxHeadersBytes")]
+    public void Create_UnconvertibleOption_ThrowsNamingTheOption(string option, string value, string named)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        Assert.Contains(named, Assert.Single(invalid.Failures), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Create_SeveralInvalidOptions_ListsEveryOne()
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "ftp://x;http://127.0.0.1:0;gopher://y", "--max-body-bytes", "0", "--data-dir", _dataDirectory]));
+
+        Assert.Equal(3, invalid.Failures.Count());
+        Assert.Equal(2, invalid.Failures.Count(f => f.StartsWith("Freight:Urls has 'ftp://x'", StringComparison.Ordinal) || f.StartsWith("Freight:Urls has 'gopher://y'", StringComparison.Ordinal)));
+        Assert.Single(invalid.Failures, f => f.StartsWith("Freight:MaxRequestBodyBytes ", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_InvalidOptions_Returns2AndPrintsEachErrorToStderr()
+    {
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var exitCode = await FreightServer.RunAsync(["--urls", "ftp://x", "--max-body-bytes", "0", "--data-dir", _dataDirectory], output, error);
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal("", output.ToString());
+        var lines = error.ToString().Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, lines.Length);
+        Assert.All(lines, l => Assert.StartsWith("error: Freight:", l, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Create_FreightKeyOnCommandLine_BindsTheOption()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:MaxLabPayloadBytes", "1000"]);
+        await server.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(server.Urls.Single()) };
+
+        using var atLimit = await client.GetAsync(new Uri("/lab/download/bytes?size=1000", UriKind.Relative));
+        using var overLimit = await client.GetAsync(new Uri("/lab/download/bytes?size=1001", UriKind.Relative));
+
+        Assert.Equal(1000, server.Options.MaxLabPayloadBytes);
+        Assert.Equal(HttpStatusCode.OK, atLimit.StatusCode);
+        await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.BadRequest);
+    }
+
+    [Fact]
+    public async Task StartAsync_AbandonedTempFileInDataDirectory_DeletesIt()
+    {
+        var abandoned = Path.Combine(_dataDirectory, "lab", "uploads", ".freight.bin.0123456789abcdef.freight-tmp");
+        Directory.CreateDirectory(Path.GetDirectoryName(abandoned)!);
+        await File.WriteAllBytesAsync(abandoned, Payloads.Bytes(100));
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory]);
+
+        await server.StartAsync();
+
+        Assert.False(File.Exists(abandoned));
+    }
+}

@@ -1,0 +1,199 @@
+using System.Globalization;
+using System.Net.Sockets;
+using System.Text;
+
+namespace Freight.Server.Tests.Infrastructure;
+
+/// <summary>A response read off a raw socket.</summary>
+internal sealed record RawHttpResponse(int StatusCode, IReadOnlyDictionary<string, string> Headers, byte[] Body)
+{
+    public string? Header(string name) => Headers.TryGetValue(name, out var value) ? value : null;
+
+    public string BodyText => Encoding.UTF8.GetString(Body);
+}
+
+/// <summary>
+/// HTTP/1.1 over a plain TCP socket, for what HttpClient will not send: truncated or aborted bodies,
+/// bodies the server refuses half-way. Reads one response (Content-Length, chunked, or to EOF).
+/// </summary>
+internal sealed class RawHttpConnection : IAsyncDisposable
+{
+    // Guards against a hang if the server never answers; no test asserts on time.
+    private static readonly TimeSpan s_readLimit = TimeSpan.FromSeconds(60);
+
+    private readonly Socket _socket;
+    private readonly byte[] _readBuffer = new byte[16 * 1024];
+    private int _readStart;
+    private int _readEnd;
+
+    private RawHttpConnection(Socket socket) => _socket = socket;
+
+    public static async Task<RawHttpConnection> OpenAsync(Uri address)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        await socket.ConnectAsync(address.Host, address.Port);
+        return new RawHttpConnection(socket);
+    }
+
+    /// <summary>The request line and headers for <paramref name="pathAndQuery"/>, ending with the empty line.</summary>
+    public static byte[] Head(string method, Uri address, string pathAndQuery, params string[] headers)
+    {
+        var text = new StringBuilder();
+        text.Append(CultureInfo.InvariantCulture, $"{method} {pathAndQuery} HTTP/1.1\r\nHost: {address.Authority}\r\n");
+        foreach (var header in headers)
+        {
+            text.Append(header).Append("\r\n");
+        }
+
+        return Encoding.ASCII.GetBytes(text.Append("\r\n").ToString());
+    }
+
+    /// <summary>Frames <paramref name="data"/> as HTTP/1.1 chunks of at most <paramref name="chunkSize"/> bytes (RFC 9112 §7.1), without the last chunk.</summary>
+    public static byte[] Chunked(ReadOnlySpan<byte> data, int chunkSize)
+    {
+        using var framed = new MemoryStream();
+        for (var offset = 0; offset < data.Length; offset += chunkSize)
+        {
+            var chunk = data.Slice(offset, Math.Min(chunkSize, data.Length - offset));
+            framed.Write(Encoding.ASCII.GetBytes(chunk.Length.ToString("x", CultureInfo.InvariantCulture) + "\r\n"));
+            framed.Write(chunk);
+            framed.Write("\r\n"u8);
+        }
+
+        return framed.ToArray();
+    }
+
+    /// <summary>The last chunk and the end of an empty trailer section.</summary>
+    public static ReadOnlySpan<byte> LastChunk => "0\r\n\r\n"u8;
+
+    public async Task SendAsync(ReadOnlyMemory<byte> data)
+    {
+        while (!data.IsEmpty)
+        {
+            var sent = await _socket.SendAsync(data, SocketFlags.None);
+            data = data[sent..];
+        }
+    }
+
+    /// <summary>
+    /// Sends <paramref name="data"/> in the background and swallows the errors of a server that stops
+    /// reading and closes: the test is about the response, which <see cref="ReadResponseAsync"/> reads meanwhile.
+    /// </summary>
+    public async Task SendIgnoringServerCloseAsync(ReadOnlyMemory<byte> data)
+    {
+        try
+        {
+            await SendAsync(data);
+        }
+        catch (SocketException)
+        {
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+    }
+
+    /// <summary>Closes abruptly: SO_LINGER 0 makes the close send a TCP RST instead of a FIN.</summary>
+    public void Reset()
+    {
+        _socket.LingerState = new LingerOption(true, 0);
+        _socket.Close();
+    }
+
+    /// <summary>Closes normally (FIN), without finishing the request.</summary>
+    public void Close() => _socket.Close();
+
+    public ValueTask DisposeAsync()
+    {
+        _socket.Dispose();
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary>Reads one response: status line, headers, and the body as framed by the headers.</summary>
+    public async Task<RawHttpResponse> ReadResponseAsync()
+    {
+        using var limit = new CancellationTokenSource(s_readLimit);
+        var statusLine = await ReadLineAsync(limit.Token) ?? throw new IOException("The server closed the connection before answering.");
+        var status = int.Parse(statusLine.Split(' ')[1], CultureInfo.InvariantCulture);
+        var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        string? line;
+        while (!string.IsNullOrEmpty(line = await ReadLineAsync(limit.Token)))
+        {
+            var colon = line.IndexOf(':', StringComparison.Ordinal);
+            headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
+        }
+
+        using var body = new MemoryStream();
+        if (headers.TryGetValue("Transfer-Encoding", out var coding) && coding.Contains("chunked", StringComparison.OrdinalIgnoreCase))
+        {
+            int size;
+            while ((size = int.Parse(await ReadLineAsync(limit.Token) ?? "0", NumberStyles.HexNumber, CultureInfo.InvariantCulture)) > 0)
+            {
+                await ReadExactlyAsync(body, size, limit.Token);
+                await ReadLineAsync(limit.Token);
+            }
+
+            while (!string.IsNullOrEmpty(await ReadLineAsync(limit.Token)))
+            {
+                // Trailer fields: none expected, skipped.
+            }
+        }
+        else if (headers.TryGetValue("Content-Length", out var length))
+        {
+            await ReadExactlyAsync(body, int.Parse(length, CultureInfo.InvariantCulture), limit.Token);
+        }
+        else
+        {
+            while (await FillAsync(limit.Token))
+            {
+                body.Write(_readBuffer, _readStart, _readEnd - _readStart);
+                _readStart = _readEnd;
+            }
+        }
+
+        return new RawHttpResponse(status, headers, body.ToArray());
+    }
+
+    private async Task<string?> ReadLineAsync(CancellationToken cancellationToken)
+    {
+        var line = new StringBuilder();
+        while (true)
+        {
+            if (_readStart == _readEnd && !await FillAsync(cancellationToken))
+            {
+                return line.Length == 0 ? null : line.ToString();
+            }
+
+            var b = (char)_readBuffer[_readStart++];
+            if (b == '\n')
+            {
+                return line.ToString().TrimEnd('\r');
+            }
+
+            line.Append(b);
+        }
+    }
+
+    private async Task ReadExactlyAsync(MemoryStream destination, int count, CancellationToken cancellationToken)
+    {
+        while (count > 0)
+        {
+            if (_readStart == _readEnd && !await FillAsync(cancellationToken))
+            {
+                throw new IOException("The server closed the connection inside a response body.");
+            }
+
+            var take = Math.Min(count, _readEnd - _readStart);
+            destination.Write(_readBuffer, _readStart, take);
+            _readStart += take;
+            count -= take;
+        }
+    }
+
+    private async Task<bool> FillAsync(CancellationToken cancellationToken)
+    {
+        _readStart = 0;
+        _readEnd = await _socket.ReceiveAsync(_readBuffer, SocketFlags.None, cancellationToken);
+        return _readEnd > 0;
+    }
+}
