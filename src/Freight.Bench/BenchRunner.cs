@@ -45,7 +45,8 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var servers = targets.ToDictionary(
                 pair => pair.Key,
                 pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload)));
-            await using var probe = await TcpLoopbackProbe.ConnectAsync(payload, 256 * 1024, cancellationToken);
+            var probeScenario = candidates.Single(s => s.Direction == TransferDirection.Probe);
+            await using var probe = await TcpLoopbackProbe.ConnectAsync(payload, probeScenario.ClientBufferBytes, cancellationToken);
 
             // A --target is one server: rows that need another server, or a scheme it lacks, are left out.
             var scenarios = candidates

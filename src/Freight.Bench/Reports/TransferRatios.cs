@@ -46,7 +46,7 @@ public static class TransferRatios
         yield return Ratio("upload-freight: freight pool / stock pool", "upload/freight", Http1Memory64K, "upload/freight", StockPool);
         yield return Ratio("raw-stream 4K: freight pool / stock pool", "upload/raw-stream", "http h1 memory 4K", "upload/raw-stream", "http h1 memory 4K stock-pool");
         yield return Ratio("download-freight: freight pool / stock pool", "download/freight", Http1Memory64K, "download/freight", StockPool);
-        yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
-        yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, "tcp/loopback", "tcp 256K", goal: 0.5);
+        yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
+        yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
     }
 }
