@@ -4,6 +4,7 @@ using Freight.Server.Errors;
 using Freight.Server.Hosting;
 using Freight.Storage;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace Freight.Server.Lab;
 
@@ -34,14 +35,27 @@ internal static class LabQuery
             : throw new LabRequestException($"in-memory variants serve at most {Array.MaxLength} bytes; use download/file or download/freight.");
     }
 
-    /// <summary>Opens the upload's destination: null (hash and discard) or a file in the data directory.</summary>
+    /// <summary>
+    /// The Content-Length if it is within the body-size limit. Kestrel enforces the limit only when the body
+    /// is first read, so a length over it must not reach storage (it would reserve that much disk).
+    /// </summary>
+    public static long? TrustedContentLength(HttpRequest request)
+    {
+        var limit = request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>()?.MaxRequestBodySize;
+        return request.ContentLength is { } length && (limit is null || length <= limit) ? length : null;
+    }
+
+    /// <summary>
+    /// Opens the upload's destination: null (hash and discard) or a file in the data directory, reserved at
+    /// the body's length (a multipart file part is never longer than its body; the store trims on commit).
+    /// </summary>
     public static async ValueTask<IObjectWriter?> OpenSinkAsync(HttpRequest request, IObjectStore store, string variant)
     {
         var sink = request.Query["sink"].ToString();
         return sink switch
         {
             "" or "memory" => null,
-            "file" => await store.BeginWriteAsync($"lab/uploads/{variant}.bin", request.HttpContext.RequestAborted),
+            "file" => await store.BeginWriteAsync($"lab/uploads/{variant}.bin", TrustedContentLength(request), request.HttpContext.RequestAborted),
             _ => throw new LabRequestException($"sink must be 'memory' or 'file', not '{sink}'."),
         };
     }

@@ -26,13 +26,13 @@ public sealed class FileSystemObjectStore : IObjectStore
     /// <summary>Maps a key (already validated, '/'-separated, relative) to its absolute path.</summary>
     public string GetPath(string key) => Path.Combine(RootDirectory, key.Replace('/', Path.DirectorySeparatorChar));
 
-    public ValueTask<IObjectWriter> BeginWriteAsync(string key, CancellationToken cancellationToken = default)
+    public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
         var path = GetPath(key);
         var directory = Path.GetDirectoryName(path)!;
         Directory.CreateDirectory(directory);
         var tempPath = Path.Combine(directory, $".{Path.GetFileName(path)}.{Guid.NewGuid():N}{TempSuffix}");
-        IObjectWriter writer = new FileSystemObjectWriter(key, path, tempPath, _options.FlushToDisk);
+        IObjectWriter writer = new FileSystemObjectWriter(key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0);
         return ValueTask.FromResult(writer);
     }
 

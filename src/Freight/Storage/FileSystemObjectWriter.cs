@@ -14,13 +14,14 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     private readonly List<ReadOnlyMemory<byte>> _segments = new(16);
     private bool _committed;
 
-    public FileSystemObjectWriter(string key, string finalPath, string tempPath, bool flushToDisk)
+    public FileSystemObjectWriter(string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize)
     {
         Key = key;
         _finalPath = finalPath;
         _tempPath = tempPath;
         _flushToDisk = flushToDisk;
-        _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None);
+        // Reserving the whole length up front (fallocate) spares the file system an allocation per write.
+        _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, preallocationSize);
     }
 
     public string Key { get; }
@@ -59,6 +60,12 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     public ValueTask CommitAsync(CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(_handle.IsClosed, this);
+        if (RandomAccess.GetLength(_handle) != Length)
+        {
+            // Preallocation may have sized the file past what arrived.
+            RandomAccess.SetLength(_handle, Length);
+        }
+
         if (_flushToDisk)
         {
             RandomAccess.FlushToDisk(_handle);
