@@ -38,11 +38,12 @@ public sealed class ServerProcess : IAsyncDisposable
         var muxer = Environment.ProcessPath is { } self && Path.GetFileNameWithoutExtension(self) == "dotnet" ? self : "dotnet";
         var start = new ProcessStartInfo(muxer)
         {
+            RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in new[] { cli, "serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", dataDirectory }.Concat(extraArguments))
+        foreach (var argument in new[] { cli, "serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", dataDirectory, "--Freight:StopWhenInputCloses", "true" }.Concat(extraArguments))
         {
             start.ArgumentList.Add(argument);
         }

@@ -178,9 +178,25 @@ public sealed class FreightServer : IAsyncDisposable
             }
 
             await output.FlushAsync();
+            if (server.Options.StopWhenInputCloses)
+            {
+                _ = StopWhenInputClosesAsync(server.App);
+            }
+
             await server.App.WaitForShutdownAsync();
         }
 
         return 0;
+    }
+
+    private static async Task StopWhenInputClosesAsync(WebApplication app)
+    {
+        await using var input = Console.OpenStandardInput();
+        var buffer = new byte[256];
+        while (await input.ReadAsync(buffer) > 0)
+        {
+        }
+
+        await app.StopAsync();
     }
 }

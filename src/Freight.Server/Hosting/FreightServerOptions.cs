@@ -40,6 +40,12 @@ public sealed class FreightServerOptions
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();
 
+    /// <summary>
+    /// Stop when standard input reaches its end. Set by the bench for the servers it starts, so a server
+    /// never outlives the process that owns its stdin pipe, even one that was killed.
+    /// </summary>
+    public bool StopWhenInputCloses { get; set; }
+
     /// <summary>Returns every problem with these options, in words an operator can act on.</summary>
     public IReadOnlyList<string> Validate()
     {
