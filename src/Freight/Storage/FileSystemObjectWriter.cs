@@ -12,6 +12,7 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     private readonly SafeFileHandle _handle;
     // Reused for gather writes of multi-segment sequences (one pwritev per pipe read).
     private readonly List<ReadOnlyMemory<byte>> _segments = new(16);
+    private readonly bool _preallocated;
     private bool _committed;
 
     public FileSystemObjectWriter(string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize)
@@ -22,6 +23,7 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         _flushToDisk = flushToDisk;
         // Reserving the whole length up front (fallocate) spares the file system an allocation per write.
         _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, preallocationSize);
+        _preallocated = preallocationSize > 0;
     }
 
     public string Key { get; }
@@ -60,9 +62,10 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     public ValueTask CommitAsync(CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(_handle.IsClosed, this);
-        if (RandomAccess.GetLength(_handle) != Length)
+        if (_preallocated)
         {
-            // Preallocation may have sized the file past what arrived.
+            // The reservation is not part of the file's length on Linux, so it is not visible — but its blocks
+            // stay allocated until the length is set again, even to the same value.
             RandomAccess.SetLength(_handle, Length);
         }
 

@@ -1,0 +1,218 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using Freight.Transport;
+
+namespace Freight.Tests.Transport;
+
+public sealed class LargeBlockMemoryPoolTests
+{
+    private const int BlockSize = 64 * 1024;
+
+    private static byte[] ArrayOf(IMemoryOwner<byte> lease)
+    {
+        Assert.True(MemoryMarshal.TryGetArray<byte>(lease.Memory, out var segment));
+        Assert.Equal(0, segment.Offset);
+        return segment.Array!;
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(4096)]
+    [InlineData(BlockSize)]
+    public void Rent_AnySizeUpToBlockSize_ReturnsExactlyBlockSize(int minBufferSize)
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+
+        using var lease = pool.Rent(minBufferSize);
+
+        Assert.Equal(BlockSize, lease.Memory.Length);
+        Assert.Equal(BlockSize, ArrayOf(lease).Length);
+    }
+
+    [Fact]
+    public void Rent_NoArgument_ReturnsExactlyBlockSize()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+
+        using var lease = pool.Rent();
+
+        Assert.Equal(BlockSize, lease.Memory.Length);
+    }
+
+    [Fact]
+    public void MaxBufferSize_Always_EqualsBlockSize()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+
+        Assert.Equal(BlockSize, pool.BlockSize);
+        Assert.Equal(BlockSize, pool.MaxBufferSize);
+    }
+
+    [Fact]
+    public void Rent_AboveBlockSize_Throws()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(BlockSize + 1));
+    }
+
+    [Fact]
+    public void Constructor_BlockSizeBelow4KiB_Throws()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LargeBlockMemoryPool(4095, 4));
+    }
+
+    [Fact]
+    public void Rent_BlockSize4KiB_Accepted()
+    {
+        using var pool = new LargeBlockMemoryPool(4096, 4);
+        using var lease = pool.Rent();
+
+        Assert.Equal(4096, lease.Memory.Length);
+    }
+
+    [Fact]
+    public void Rent_AfterReturn_ReusesSameArray()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        var first = pool.Rent();
+        var array = ArrayOf(first);
+        first.Dispose();
+
+        using var second = pool.Rent();
+
+        Assert.Same(array, ArrayOf(second));
+    }
+
+    [Fact]
+    public void Rent_TwoLeasesOutstanding_DistinctArrays()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+
+        using var a = pool.Rent();
+        using var b = pool.Rent();
+
+        Assert.NotSame(ArrayOf(a), ArrayOf(b));
+    }
+
+    [Fact]
+    public void Dispose_LeaseTwice_ReturnsBlockOnce()
+    {
+        // A second dispose must not return the block again: two later leases would then share one array.
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        var lease = pool.Rent();
+        var array = ArrayOf(lease);
+
+        lease.Dispose();
+        lease.Dispose();
+        using var b = pool.Rent();
+        using var c = pool.Rent();
+
+        Assert.Same(array, ArrayOf(b));
+        Assert.NotSame(ArrayOf(b), ArrayOf(c));
+    }
+
+    [Fact]
+    public void Memory_DisposedLease_Throws()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        var lease = pool.Rent();
+        lease.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => lease.Memory);
+    }
+
+    [Fact]
+    public void Return_MoreThanMaxPooledBlocks_KeepsOnlyMax()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 2);
+        var leases = new[] { pool.Rent(), pool.Rent(), pool.Rent() };
+        var returned = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
+        foreach (var lease in leases)
+        {
+            returned.Add(ArrayOf(lease));
+            lease.Dispose();
+        }
+
+        var again = new[] { pool.Rent(), pool.Rent(), pool.Rent(), pool.Rent() };
+
+        var reused = 0;
+        foreach (var lease in again)
+        {
+            if (returned.Contains(ArrayOf(lease)))
+            {
+                reused++;
+            }
+        }
+
+        Assert.Equal(2, reused);
+    }
+
+    [Fact]
+    public void Return_MaxPooledBlocksZero_NeverReuses()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 0);
+        var lease = pool.Rent();
+        var array = ArrayOf(lease);
+        lease.Dispose();
+
+        using var next = pool.Rent();
+
+        Assert.NotSame(array, ArrayOf(next));
+    }
+
+    [Fact]
+    public void Return_AfterPoolReusedBlocks_CountStaysBounded()
+    {
+        // Rent/return cycles must not drift the pooled count: after many cycles the pool still keeps two blocks.
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 2);
+        for (var i = 0; i < 100; i++)
+        {
+            var a = pool.Rent();
+            var b = pool.Rent();
+            a.Dispose();
+            b.Dispose();
+        }
+
+        var x = pool.Rent();
+        var y = pool.Rent();
+        var arrays = new[] { ArrayOf(x), ArrayOf(y) };
+        x.Dispose();
+        y.Dispose();
+
+        using var first = pool.Rent();
+        using var second = pool.Rent();
+
+        Assert.Contains(ArrayOf(first), arrays);
+        Assert.Contains(ArrayOf(second), arrays);
+        Assert.NotSame(ArrayOf(first), ArrayOf(second));
+    }
+
+    [Fact]
+    public void Dispose_Pool_DropsPooledBlocks()
+    {
+        var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        var lease = pool.Rent();
+        var array = ArrayOf(lease);
+        lease.Dispose();
+
+        pool.Dispose();
+        using var next = pool.Rent();
+
+        Assert.NotSame(array, ArrayOf(next));
+    }
+
+    [Fact]
+    public void Factory_Create_ReturnsPoolWithConfiguredBlockSize()
+    {
+        var factory = new LargeBlockMemoryPoolFactory(128 * 1024, 8);
+
+        using var pool = factory.Create();
+
+        var large = Assert.IsType<LargeBlockMemoryPool>(pool);
+        Assert.Equal(128 * 1024, large.BlockSize);
+        Assert.Equal(128 * 1024, pool.MaxBufferSize);
+    }
+}
