@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
@@ -24,7 +25,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         try
         {
             var candidates = SelectScenarios();
-            await using var processes = new ServerProcessSet();
+            await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
             {
@@ -46,7 +47,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 pair => pair.Key,
                 pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload)));
             var probeScenario = candidates.Single(s => s.Direction == TransferDirection.Probe);
-            await using var probe = await TcpLoopbackProbe.ConnectAsync(payload, probeScenario.ClientBufferBytes, cancellationToken);
+            var sink = await FreightProcess.StartTcpSinkAsync(cancellationToken);
+            processes.Add(sink);
+            PinIfAsked(sink);
+            await using var probe = await TcpLoopbackProbe.ConnectAsync(new IPEndPoint(IPAddress.Loopback, sink.Listening[0].Port), payload, probeScenario.ClientBufferBytes, cancellationToken);
 
             // A --target is one server: rows that need another server, or a scheme it lacks, are left out.
             var scenarios = candidates
@@ -132,17 +136,22 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         }
     }
 
-    private async Task<ServerProcess> StartServerAsync(string name, string work, CancellationToken cancellationToken)
+    private async Task<FreightProcess> StartServerAsync(string name, string work, CancellationToken cancellationToken)
     {
         string[] arguments = name == TransferScenario.StockPoolServer ? ["--Freight:TransportBlockBytes", "0"] : [];
-        var server = await ServerProcess.StartAsync(Path.Combine(work, name + "-data"), arguments, null, cancellationToken);
+        var server = await FreightProcess.StartServerAsync(Path.Combine(work, name + "-data"), arguments, null, cancellationToken);
+        PinIfAsked(server);
+        return server;
+    }
+
+    /// <summary>--cpu-affinity: child processes on CPU 0, the bench on CPU 1.</summary>
+    private void PinIfAsked(FreightProcess child)
+    {
         if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
         {
-            server.SetAffinity(1);
+            child.SetAffinity(1);
             Process.GetCurrentProcess().ProcessorAffinity = 2;
         }
-
-        return server;
     }
 
     private List<TransferScenario> SelectScenarios()

@@ -1,4 +1,5 @@
 using Freight.Bench;
+using Freight.Bench.Measure;
 using Freight.Server.Hosting;
 
 // freight serve | bench — see README.md.
@@ -44,6 +45,10 @@ switch (args[0])
             };
             return await new BenchRunner(options, Console.Out).RunAsync(cancel.Token);
         }
+
+    case "tcp-sink":
+        // Internal: the far end of the bench's TCP ceiling probe (started by freight bench).
+        return await TcpSink.RunAsync(Console.Out, CancellationToken.None);
 
     default:
         await Console.Error.WriteLineAsync($"error: unknown command '{args[0]}'.");
