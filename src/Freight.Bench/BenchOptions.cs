@@ -7,7 +7,7 @@ namespace Freight.Bench;
 /// <summary>Options of <c>freight bench</c>.</summary>
 public sealed record BenchOptions
 {
-    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name];
+    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name];
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
@@ -35,18 +35,26 @@ public sealed record BenchOptions
     /// <summary>Pin the embedded server to CPU 0 and the bench to CPU 1.</summary>
     public bool CpuAffinity { get; init; }
 
+    /// <summary>Records per JSON response in the json suite (default 100,000 ≈ 25 MB, study 2's size).</summary>
+    public int JsonRecords { get; init; } = Freight.Json.LabRecordGenerator.DefaultRecordCount;
+
+    /// <summary>ASPNETCORE_TEMP of the embedded servers: put it on a slow disk to see study 2's effect.</summary>
+    public string? TempDirectory { get; init; }
+
     /// <summary>Only scenarios whose id contains this text.</summary>
     public string? Filter { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
-                             [--size BYTES] [--target URL [--certificate-sha256 HEX]] [--json FILE]
-                             [--filter TEXT] [--cpu-affinity]
-          --suite NAME        a suite to run (repeatable); default: every suite (transfer)
+        usage: freight bench [--suite transfer|json] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+                             [--size BYTES] [--records N] [--temp-dir DIR] [--target URL [--certificate-sha256 HEX]]
+                             [--json FILE] [--filter TEXT] [--cpu-affinity]
+          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json)
           --quick             3 short runs per scenario: every suite in under 2 minutes
           --runs N            measured runs per scenario, interleaved (default 5)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
-          --size BYTES        payload size (default 20971520, study 1's 20 MiB)
+          --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)
+          --records N         records per JSON response (default 100000, about 25 MB: study 2's size)
+          --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
@@ -102,6 +110,12 @@ public sealed record BenchOptions
                         break;
                     case "--certificate-sha256":
                         options = options with { CertificateSha256 = Value() };
+                        break;
+                    case "--records":
+                        options = options with { JsonRecords = PositiveInt(Value(), "--records") };
+                        break;
+                    case "--temp-dir":
+                        options = options with { TempDirectory = Path.GetFullPath(Value()) };
                         break;
                     case "--json":
                         options = options with { JsonPath = Value() };

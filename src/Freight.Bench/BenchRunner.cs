@@ -25,11 +25,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         try
         {
             var candidates = SelectScenarios();
+            var runJson = options.Suites.Contains(JsonSuite.Name);
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
             {
-                foreach (var name in candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server).Distinct())
+                var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
+                foreach (var name in (runJson ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
                     var server = await StartServerAsync(name, work.FullName, cancellationToken);
                     processes.Add(server);
@@ -41,16 +43,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 targets[TransferScenario.FreightServer] = new BenchTarget(options.Target.Scheme == "http" ? options.Target : null, options.Target.Scheme == "https" ? options.Target : null, options.CertificateSha256);
             }
 
-            using var payload = ClientPayload.Create(options.PayloadBytes, work.FullName);
+            using var payload = ClientPayload.Create(candidates.Count > 0 ? options.PayloadBytes : 0, work.FullName);
             using var clients = new HttpClients(targets.Values.Select(t => t.CertificateSha256).OfType<string>().ToList());
             var servers = targets.ToDictionary(
                 pair => pair.Key,
                 pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload)));
-            var probeScenario = candidates.Single(s => s.Direction == TransferDirection.Probe);
-            var sink = await FreightProcess.StartTcpSinkAsync(cancellationToken);
-            processes.Add(sink);
-            PinIfAsked(sink);
-            await using var probe = await TcpLoopbackProbe.ConnectAsync(new IPEndPoint(IPAddress.Loopback, sink.Listening[0].Port), payload, probeScenario.ClientBufferBytes, cancellationToken);
+            var probeScenario = candidates.FirstOrDefault(s => s.Direction == TransferDirection.Probe);
+            await using var probe = probeScenario is null ? null : await StartProbeAsync(processes, payload, probeScenario, cancellationToken);
 
             // A --target is one server: rows that need another server, or a scheme it lacks, are left out.
             var scenarios = candidates
@@ -63,11 +62,15 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded"),
             };
 
-            await output.WriteLineAsync($"freight bench: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB, target {report.Settings.Target}");
+            await output.WriteLineAsync($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
+            if (scenarios.Count > 0)
+            {
+                await output.WriteLineAsync($"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB");
+            }
+
             var samples = scenarios.ToDictionary(s => s, _ => new List<RunSample>());
             var failures = new Dictionary<TransferScenario, string>();
 
-            await output.WriteLineAsync("warm-up …");
             foreach (var scenario in scenarios)
             {
                 await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
@@ -81,7 +84,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                     await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
                 }
 
-                await output.WriteLineAsync($"run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
+                if (scenarios.Count > 0)
+                {
+                    await output.WriteLineAsync($"transfer run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
+                }
             }
 
             var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
@@ -92,8 +98,22 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 report.Results.Add(Summarize(scenario, options.PayloadBytes, samples[scenario], failures.GetValueOrDefault(scenario), ceiling));
             }
 
-            report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
-            report.Verified = failures.Count == 0;
+            if (scenarios.Count > 0)
+            {
+                report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
+            }
+
+            var jsonVerified = true;
+            if (runJson)
+            {
+                var json = new JsonSuiteRunner(options, output, servers[TransferScenario.FreightServer], new JsonResponseClient(clients, servers[TransferScenario.FreightServer].Target));
+                var (jsonResults, jsonRatios, verified) = await json.RunAsync(cancellationToken);
+                report.Results.AddRange(jsonResults);
+                report.Ratios.AddRange(jsonRatios);
+                jsonVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified;
 
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
@@ -120,7 +140,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
 
                 try
                 {
-                    var sample = await MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe, cancellationToken);
+                    var sample = await MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, cancellationToken);
                     into?.Add(sample);
                 }
                 catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
@@ -139,9 +159,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
     private async Task<FreightProcess> StartServerAsync(string name, string work, CancellationToken cancellationToken)
     {
         string[] arguments = name == TransferScenario.StockPoolServer ? ["--Freight:TransportBlockBytes", "0"] : [];
-        var server = await FreightProcess.StartServerAsync(Path.Combine(work, name + "-data"), arguments, null, cancellationToken);
+        var server = await FreightProcess.StartServerAsync(Path.Combine(work, name + "-data"), arguments, options.TempDirectory, cancellationToken);
         PinIfAsked(server);
         return server;
+    }
+
+    private async Task<TcpLoopbackProbe> StartProbeAsync(FreightProcessSet processes, ClientPayload payload, TransferScenario probe, CancellationToken cancellationToken)
+    {
+        var sink = await FreightProcess.StartTcpSinkAsync(cancellationToken);
+        processes.Add(sink);
+        PinIfAsked(sink);
+        return await TcpLoopbackProbe.ConnectAsync(new IPEndPoint(IPAddress.Loopback, sink.Listening[0].Port), payload, probe.ClientBufferBytes, cancellationToken);
     }
 
     /// <summary>--cpu-affinity: child processes on CPU 0, the bench on CPU 1.</summary>
@@ -156,19 +184,15 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
 
     private List<TransferScenario> SelectScenarios()
     {
-        var all = new List<TransferScenario>();
-        foreach (var suite in options.Suites)
-        {
-            if (suite == TransferSuite.Name)
-            {
-                all.AddRange(TransferSuite.Create());
-            }
-        }
-
-        return all
+        var all = options.Suites.Contains(TransferSuite.Name) ? TransferSuite.Create() : [];
+        var selected = all
             .Where(s => s.Direction == TransferDirection.Probe || options.Target is null || s.Server == TransferScenario.FreightServer)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal) || s.Direction == TransferDirection.Probe)
             .ToList();
+
+        // The probe alone is no transfer suite, unless it was asked for.
+        var probeAsked = options.Filter is not null && TransferSuite.ProbeId.Contains(options.Filter, StringComparison.Ordinal);
+        return selected.Any(s => s.Direction != TransferDirection.Probe) || probeAsked ? selected : [];
     }
 
     private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, CancellationToken cancellationToken)

@@ -86,13 +86,34 @@ public sealed record SideCost(
     int? Gen2 = null,
     int? ThreadPoolThreadsMax = null,
     long? DiskBytesWritten = null,
-    long? WorkingSetBytesMax = null);
+    long? WorkingSetBytesMax = null,
+    double? CpuSecondsPerResponse = null,
+    double? DiskBytesWrittenPerResponse = null);
+
+/// <summary>Latency percentiles over every response of every run.</summary>
+public sealed record Percentiles(double P50, double P75, double P90, double P99, double Max)
+{
+    public static Percentiles? Of(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return null;
+        }
+
+        var sorted = values.Order().ToArray();
+        double At(double q) => sorted[Math.Min(sorted.Length - 1, (int)Math.Ceiling(q * sorted.Length) - 1)];
+        return new Percentiles(At(0.50), At(0.75), At(0.90), At(0.99), sorted[^1]);
+    }
+}
 
 public sealed record PublishedResult(double Value, string Unit, int Study, string Label);
 
 public sealed class ScenarioResult
 {
     public required string Scenario { get; init; }
+
+    /// <summary>The suite the row belongs to (<c>transfer</c>, <c>json</c>).</summary>
+    public string Suite { get; init; } = "transfer";
 
     public required Dictionary<string, object> Parameters { get; init; }
 
@@ -108,6 +129,12 @@ public sealed class ScenarioResult
 
     public Summary? TimeToFirstByteSeconds { get; set; }
 
+    /// <summary>Responses per second over each run (load scenarios).</summary>
+    public Summary? RequestsPerSecond { get; set; }
+
+    /// <summary>Time from request to last body byte, over every response (load scenarios).</summary>
+    public Percentiles? LatencySeconds { get; set; }
+
     /// <summary>Median throughput over the raw TCP loopback probe's median (the ceiling).</summary>
     public double? EfficiencyVsTcp { get; set; }
 
@@ -119,7 +146,7 @@ public sealed class ScenarioResult
 }
 
 /// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
-public sealed record RatioResult(string Name, string Numerator, string Denominator, double? Value, double? Published = null, double? Goal = null)
+public sealed record RatioResult(string Name, string Numerator, string Denominator, double? Value, double? Published = null, double? Goal = null, bool LowerIsBetter = false, string Unit = "×")
 {
-    public bool? GoalMet => Goal is null || Value is null ? null : Value >= Goal;
+    public bool? GoalMet => Goal is null || Value is null ? null : LowerIsBetter ? Value <= Goal : Value >= Goal;
 }

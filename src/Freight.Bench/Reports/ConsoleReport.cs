@@ -22,7 +22,7 @@ public static class ConsoleReport
         {
             new[] { "scenario", "parameters", "MiB/s median", "min–max", "vs tcp", "ttfb ms", "srv cpu s/GiB", "cli cpu s/GiB", "published", "ours/pub" },
         };
-        foreach (var r in report.Results)
+        foreach (var r in report.Results.Where(r => r.Suite != "json"))
         {
             var label = (string)r.Parameters["label"];
             if (!r.Verified || r.BytesPerSecond is null)
@@ -48,8 +48,19 @@ public static class ConsoleReport
         }
 
         var text = new StringBuilder();
-        text.AppendLine();
-        AppendTable(text, rows);
+        if (rows.Count > 1)
+        {
+            text.AppendLine();
+            AppendTable(text, rows);
+        }
+
+        var json = JsonRows(report);
+        if (json.Count > 1)
+        {
+            text.AppendLine();
+            AppendTable(text, json);
+        }
+
         text.AppendLine();
         var ratios = new List<string[]> { new[] { "ratio", "ours", "study", "goal" } };
         foreach (var ratio in report.Ratios)
@@ -57,9 +68,9 @@ public static class ConsoleReport
             ratios.Add(
             [
                 ratio.Name,
-                ratio.Value is { } v ? F(v, "0.00") + "×" : "n/a",
-                ratio.Published is { } p ? F(p, "0.00") + "×" : "",
-                ratio.Goal is { } g ? $"≥ {F(g, "0.0#")}× {(ratio.GoalMet == true ? "met" : "MISSED")}" : "",
+                ratio.Value is { } v ? F(v, ratio.Unit == "×" ? "0.00" : "0.###") + ratio.Unit : "n/a",
+                ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
+                ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {(ratio.GoalMet == true ? "met" : "MISSED")}" : "",
             ]);
         }
 
@@ -69,7 +80,44 @@ public static class ConsoleReport
         return text.ToString();
     }
 
-    private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0")} {p.Unit} ({p.Label})" : "";
+    /// <summary>The json suite's table: time per response first, then what the server spent on each.</summary>
+    private static List<string[]> JsonRows(BenchReport report)
+    {
+        var rows = new List<string[]>
+        {
+            new[] { "scenario", "parameters", "time p50 s", "p90 s", "max s", "ttfb ms", "MiB/s", "resp/s", "srv cpu ms/resp", "srv alloc MiB/resp", "srv disk MiB/resp", "published", "ours/pub" },
+        };
+        foreach (var r in report.Results.Where(r => r.Suite == "json"))
+        {
+            var label = (string)r.Parameters["label"];
+            if (!r.Verified || r.LatencySeconds is null)
+            {
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", Published(r), ""]);
+                continue;
+            }
+
+            rows.Add(
+            [
+                r.Scenario,
+                label,
+                F(r.LatencySeconds.P50, "0.000"),
+                F(r.LatencySeconds.P90, "0.000"),
+                F(r.LatencySeconds.Max, "0.000"),
+                r.TimeToFirstByteSeconds is { } t ? F(t.Median * 1000, "0.0") : "",
+                r.BytesPerSecond is { } b ? F(b.Median / MiB, "0") : "",
+                r.RequestsPerSecond is { } q ? F(q.Median, "0.0") : "",
+                r.Server?.CpuSecondsPerResponse is { } cpu ? F(cpu * 1000, "0") : "",
+                r.Server?.AllocatedBytesPerTransfer is { } alloc ? F(alloc / MiB, "0.0") : "",
+                r.Server?.DiskBytesWrittenPerResponse is { } disk ? F(disk / MiB, "0.0") : "",
+                Published(r),
+                r.Published is { } p ? F(r.LatencySeconds.P50 / p.Value, "0.000") + "×" : "",
+            ]);
+        }
+
+        return rows;
+    }
+
+    private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
 
     private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

@@ -1,0 +1,164 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using Freight.Bench.Load;
+using Freight.Bench.Reports;
+using Freight.Bench.Scenarios;
+using Freight.Metrics;
+
+namespace Freight.Bench;
+
+/// <summary>
+/// Runs <c>--suite json</c> against one server: warm-up, then <see cref="BenchOptions.Runs"/> interleaved
+/// runs per scenario, each with <see cref="JsonScenario.Concurrency"/> clients requesting in a loop for at
+/// least <see cref="BenchOptions.RunSeconds"/> (every client finishes at least one response).
+/// </summary>
+public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, ServerUnderTest server, JsonResponseClient client)
+{
+    private const double GiB = 1024d * 1024 * 1024;
+
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    {
+        var scenarios = JsonSuite.Create(options.JsonRecords)
+            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .ToList();
+        var samples = scenarios.ToDictionary(s => s, _ => new List<JsonRunSample>());
+        var failures = new Dictionary<JsonScenario, string>();
+        var bodies = new ConcurrentBag<MemoryStream>();
+
+        await output.WriteLineAsync($"json suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, {options.JsonRecords} records a response");
+        foreach (var scenario in scenarios)
+        {
+            await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
+        }
+
+        for (var run = 1; run <= options.Runs; run++)
+        {
+            var clock = Stopwatch.StartNew();
+            foreach (var scenario in scenarios)
+            {
+                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
+            }
+
+            await output.WriteLineAsync($"json run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
+        }
+
+        var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
+        return (results, JsonRatios.Compute(results).ToList(), failures.Count == 0);
+
+        async Task MeasureOrFailAsync(JsonScenario scenario, double seconds, List<JsonRunSample>? into)
+        {
+            if (failures.ContainsKey(scenario))
+            {
+                return;
+            }
+
+            try
+            {
+                var sample = await MeasureAsync(scenario, seconds, bodies, cancellationToken);
+                into?.Add(sample);
+            }
+            catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
+            {
+                failures[scenario] = failure.Message;
+                await output.WriteLineAsync($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
+            }
+        }
+    }
+
+    private async Task<JsonRunSample> MeasureAsync(JsonScenario scenario, double seconds, ConcurrentBag<MemoryStream> bodies, CancellationToken cancellationToken)
+    {
+        var serverBefore = await server.Metrics.CaptureAsync(cancellationToken);
+        var cpuBefore = Environment.CpuUsage.TotalTime;
+        var clock = Stopwatch.StartNew();
+        var workers = new Task<List<JsonOutcome>>[scenario.Concurrency];
+        for (var i = 0; i < workers.Length; i++)
+        {
+            workers[i] = Task.Run(() => WorkAsync(scenario, seconds, clock, bodies, cancellationToken), cancellationToken);
+        }
+
+        var outcomes = (await Task.WhenAll(workers)).SelectMany(o => o).ToList();
+        var wall = clock.Elapsed.TotalSeconds;
+        var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
+        var serverAfter = await server.Metrics.CaptureAsync(cancellationToken);
+        return new JsonRunSample(outcomes, wall, cpu, serverBefore, serverAfter);
+    }
+
+    private async Task<List<JsonOutcome>> WorkAsync(JsonScenario scenario, double seconds, Stopwatch clock, ConcurrentBag<MemoryStream> bodies, CancellationToken cancellationToken)
+    {
+        // Each worker reuses one body buffer (25 MB) across its responses and runs.
+        var body = bodies.TryTake(out var reused) ? reused : new MemoryStream();
+        try
+        {
+            var outcomes = new List<JsonOutcome>();
+            do
+            {
+                outcomes.Add(await client.GetAsync(scenario, body, cancellationToken));
+            }
+            while (clock.Elapsed.TotalSeconds < seconds);
+            return outcomes;
+        }
+        finally
+        {
+            bodies.Add(body);
+        }
+    }
+
+    private static ScenarioResult Summarize(JsonScenario scenario, List<JsonRunSample> samples, string? failure)
+    {
+        var result = new ScenarioResult
+        {
+            Scenario = scenario.Id,
+            Suite = JsonSuite.Name,
+            Parameters = new Dictionary<string, object>
+            {
+                ["label"] = scenario.Describe(),
+                ["records"] = scenario.Records,
+                ["concurrency"] = scenario.Concurrency,
+                ["scheme"] = "http",
+                ["protocol"] = "http/1.1",
+                ["direction"] = "download",
+            },
+            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Verified = failure is null,
+            Error = failure,
+        };
+        if (failure is not null || samples.Count == 0)
+        {
+            result.Verified = false;
+            result.Error ??= "no run completed";
+            return result;
+        }
+
+        var outcomes = samples.SelectMany(s => s.Outcomes).ToList();
+        var bytes = outcomes.Sum(o => o.Bytes);
+        var responses = outcomes.Count;
+        result.Parameters["bodyBytes"] = outcomes[0].Bytes;
+        result.Runs = samples.Count;
+        result.Transfers = responses;
+        result.BytesPerSecond = Summary.Of(samples.Select(s => s.Outcomes.Sum(o => o.Bytes) / s.Seconds).ToList());
+        result.RequestsPerSecond = Summary.Of(samples.Select(s => s.Outcomes.Count / s.Seconds).ToList());
+        result.LatencySeconds = Percentiles.Of(outcomes.Select(o => o.Seconds).ToList());
+        result.TimeToFirstByteSeconds = Summary.Of(outcomes.Select(o => o.TimeToFirstByteSeconds).ToList());
+        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), CpuSecondsPerResponse: samples.Sum(s => s.ClientCpuSeconds) / responses);
+        if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
+        {
+            double Delta(Func<RuntimeSnapshot, double> counter) => samples.Sum(s => counter(s.ServerAfter!) - counter(s.ServerBefore!));
+            var diskWrites = samples.All(s => s.ServerAfter!.DiskWriteBytes >= 0) ? Delta(m => m.DiskWriteBytes) : (double?)null;
+            result.Server = new SideCost(
+                Delta(m => m.CpuSeconds) / (bytes / GiB),
+                AllocatedBytesPerTransfer: Delta(m => m.AllocatedBytes) / responses,
+                Gen0: (int)Delta(m => m.Gen0Collections),
+                Gen1: (int)Delta(m => m.Gen1Collections),
+                Gen2: (int)Delta(m => m.Gen2Collections),
+                ThreadPoolThreadsMax: samples.Max(s => s.ServerAfter!.ThreadPoolThreads),
+                DiskBytesWritten: (long?)diskWrites,
+                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
+                CpuSecondsPerResponse: Delta(m => m.CpuSeconds) / responses,
+                DiskBytesWrittenPerResponse: diskWrites / responses);
+        }
+
+        return result;
+    }
+
+    private sealed record JsonRunSample(List<JsonOutcome> Outcomes, double Seconds, double ClientCpuSeconds, RuntimeSnapshot? ServerBefore, RuntimeSnapshot? ServerAfter);
+}
