@@ -35,7 +35,7 @@ public sealed record BenchOptions
     /// <summary>Pin the embedded server to CPU 0 and the bench to CPU 1.</summary>
     public bool CpuAffinity { get; init; }
 
-    /// <summary>Records per JSON response in the json suite (default 100,000 ≈ 25 MB, study 2's size).</summary>
+    /// <summary>Records per JSON response in the json suite (default 80,000 ≈ 26–28 MB, study 2's size).</summary>
     public int JsonRecords { get; init; } = Freight.Json.LabRecordGenerator.DefaultRecordCount;
 
     /// <summary>ASPNETCORE_TEMP of the embedded servers: put it on a slow disk to see study 2's effect.</summary>
@@ -53,7 +53,7 @@ public sealed record BenchOptions
           --runs N            measured runs per scenario, interleaved (default 5)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)
-          --records N         records per JSON response (default 100000, about 25 MB: study 2's size)
+          --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)

@@ -36,4 +36,15 @@ public sealed class BenchOptionsTests
         Assert.Null(options);
         Assert.False(string.IsNullOrWhiteSpace(error));
     }
+
+    [Fact]
+    public void Parse_JsonSuiteOptions_AreKept()
+    {
+        var options = BenchOptions.Parse(["--suite", "json", "--records", "500", "--temp-dir", "slow-disk"], out var error);
+
+        Assert.Null(error);
+        Assert.Equal(["json"], options!.Suites);
+        Assert.Equal(500, options.JsonRecords);
+        Assert.Equal(Path.GetFullPath("slow-disk"), options.TempDirectory);
+    }
 }

@@ -15,6 +15,11 @@ public sealed class BenchQuickRunTests
         "upload/raw-stream", "upload/raw-pipe", "upload/freight",
     ];
 
+    private static readonly string[] StudyTwoScenarioIds =
+    [
+        "json/newtonsoft-buffered", "json/newtonsoft-unbuffered", "json/stj", "json/stj-stream",
+    ];
+
     [Fact]
     public async Task BenchQuick_EmbeddedServer_WritesVerifiedJsonWithEveryScenario()
     {
@@ -52,6 +57,23 @@ public sealed class BenchQuickRunTests
                 Assert.True(row.GetProperty("client").GetProperty("cpuSecondsPerGiB").GetDouble() >= 0);
             });
             Assert.Contains(results, r => r.TryGetProperty("published", out var p) && p.GetProperty("value").GetDouble() == 350);
+
+            // Study 2: every JSON variant at concurrency 1 and 8, parsed and verified, with its server costs.
+            foreach (var id in StudyTwoScenarioIds)
+            {
+                var rows = results.Where(r => r.GetProperty("scenario").GetString() == id).ToList();
+                Assert.Equal([1, 8], rows.Select(r => r.GetProperty("parameters").GetProperty("concurrency").GetInt32()).Order());
+                Assert.All(rows, row =>
+                {
+                    Assert.True(row.GetProperty("verified").GetBoolean(), id);
+                    Assert.Equal(Freight.Json.LabRecordGenerator.DefaultRecordCount, row.GetProperty("parameters").GetProperty("records").GetInt32());
+                    Assert.True(row.GetProperty("parameters").GetProperty("bodyBytes").GetInt64() > 25_000_000, id);
+                    Assert.True(row.GetProperty("latencySeconds").GetProperty("p50").GetDouble() > 0, id);
+                    Assert.True(row.GetProperty("server").GetProperty("cpuSecondsPerResponse").GetDouble() > 0, id);
+                });
+            }
+
+            Assert.Contains("stj-stream ttfb / total time, c=1", console.ToString(), StringComparison.Ordinal);
             Assert.Contains("multipart-reader / iformfile", console.ToString(), StringComparison.Ordinal);
         }
         finally

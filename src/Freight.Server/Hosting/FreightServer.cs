@@ -112,7 +112,7 @@ public sealed class FreightServer : IAsyncDisposable
             builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(options.TransportBlockBytes, LargeBlockMemoryPool.DefaultMaxPooledBlocks));
         }
         builder.Services.AddProblemDetails();
-        builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly);
+        builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
 
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();

@@ -1,4 +1,5 @@
 using Freight.Metrics;
+using Freight.Server.Lab.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
@@ -13,6 +14,7 @@ public static class LabEndpoints
         var lab = endpoints.MapGroup("/lab");
         lab.MapLabDownloads();
         lab.MapLabUploads();
+        lab.MapLabJson();
         // Cumulative process counters; the bench reads them before and after each run.
         lab.MapGet("/metrics", () => TypedResults.Ok(RuntimeSnapshot.Capture()));
         return lab;
