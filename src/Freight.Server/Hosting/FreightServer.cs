@@ -106,6 +106,7 @@ public sealed class FreightServer : IAsyncDisposable
         });
         builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton<LabPayloads>();
+        builder.Services.AddSingleton<Lab.Json.LabJsonGates>();
         if (options.TransportBlockBytes > 0)
         {
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.

@@ -3,8 +3,6 @@ using Freight.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace Freight.Server.Lab.Json;
 
@@ -23,11 +21,8 @@ public static class LabJsonEndpoints
         ArgumentNullException.ThrowIfNull(lab);
         var json = lab.MapGroup("/json");
 
-        // One table per app (a singleton without a DI registration): the gates of json/stj-stream.
-        var gates = new LabJsonGates(((IEndpointRouteBuilder)lab).ServiceProvider.GetRequiredService<ILogger<LabJsonGates>>());
-
-        // J3: the list built first, as study 2's API did, then the source-generated serializer writes straight into
-        // the response PipeWriter. No temp file and no synchronous I/O; STJ flushes whenever ~14.7 KB are pending.
+        // J3: the list (built once, see LabJsonQuery.Materialize), then the source-generated serializer writes
+        // straight into the response PipeWriter. No temp file and no synchronous I/O; STJ flushes whenever ~14.7 KB are pending.
         json.MapGet("/stj", async (HttpContext context) =>
         {
             var records = LabJsonQuery.Materialize(LabJsonQuery.RecordCount(context.Request));
@@ -38,7 +33,7 @@ public static class LabJsonEndpoints
         // Records produced lazily and streamed, never all in memory. STJ's PipeWriter overload flushes whenever
         // unflushed bytes pass 90% of four 4 KiB pipe segments (~14.7 KB, about 45 records) and before awaiting a
         // record that is not ready, so the first bytes leave within milliseconds whatever the count.
-        json.MapGet("/stj-stream", async (HttpContext context) =>
+        json.MapGet("/stj-stream", async (HttpContext context, LabJsonGates gates) =>
         {
             var count = LabJsonQuery.RecordCount(context.Request);
             var gate = LabJsonQuery.GateName(context.Request);
@@ -52,7 +47,7 @@ public static class LabJsonEndpoints
         });
 
         // Test hook: lets json/stj-stream?gate=NAME produce its last record.
-        json.MapPost("/gates/{name}", (string name) =>
+        json.MapPost("/gates/{name}", (string name, LabJsonGates gates) =>
         {
             gates.Open(LabJsonQuery.ValidGateName(name));
             return TypedResults.NoContent();
