@@ -68,27 +68,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 await output.WriteLineAsync($"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB");
             }
 
-            var samples = scenarios.ToDictionary(s => s, _ => new List<RunSample>());
-            var failures = new Dictionary<TransferScenario, string>();
-
-            foreach (var scenario in scenarios)
-            {
-                await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
-            }
-
-            for (var run = 1; run <= options.Runs; run++)
-            {
-                var clock = Stopwatch.StartNew();
-                foreach (var scenario in scenarios)
-                {
-                    await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
-                }
-
-                if (scenarios.Count > 0)
-                {
-                    await output.WriteLineAsync($"transfer run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
-                }
-            }
+            var (samples, failures) = await InterleavedRuns.RunAsync(
+                scenarios,
+                options,
+                output,
+                TransferSuite.Name,
+                s => $"{s.Id} ({s.Describe()})",
+                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, cancellationToken));
 
             var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
                 ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
@@ -130,25 +116,6 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             }
 
             return report.Verified ? 0 : 1;
-
-            async Task MeasureOrFailAsync(TransferScenario scenario, double seconds, List<RunSample>? into)
-            {
-                if (failures.ContainsKey(scenario))
-                {
-                    return;
-                }
-
-                try
-                {
-                    var sample = await MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, cancellationToken);
-                    into?.Add(sample);
-                }
-                catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
-                {
-                    failures[scenario] = failure.Message;
-                    await output.WriteLineAsync($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
-                }
-            }
         }
         finally
         {

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using Freight.Bench.Load;
+using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Metrics;
@@ -21,48 +22,18 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
         var scenarios = JsonSuite.Create(options.JsonRecords)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
-        var samples = scenarios.ToDictionary(s => s, _ => new List<JsonRunSample>());
-        var failures = new Dictionary<JsonScenario, string>();
         var bodies = new ConcurrentBag<MemoryStream>();
-
         await output.WriteLineAsync($"json suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, {options.JsonRecords} records a response");
-        foreach (var scenario in scenarios)
-        {
-            await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
-        }
-
-        for (var run = 1; run <= options.Runs; run++)
-        {
-            var clock = Stopwatch.StartNew();
-            foreach (var scenario in scenarios)
-            {
-                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
-            }
-
-            await output.WriteLineAsync($"json run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
-        }
+        var (samples, failures) = await InterleavedRuns.RunAsync(
+            scenarios,
+            options,
+            output,
+            JsonSuite.Name,
+            s => $"{s.Id} ({s.Describe()})",
+            (scenario, seconds) => MeasureAsync(scenario, seconds, bodies, cancellationToken));
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
         return (results, JsonRatios.Compute(results).ToList(), failures.Count == 0);
-
-        async Task MeasureOrFailAsync(JsonScenario scenario, double seconds, List<JsonRunSample>? into)
-        {
-            if (failures.ContainsKey(scenario))
-            {
-                return;
-            }
-
-            try
-            {
-                var sample = await MeasureAsync(scenario, seconds, bodies, cancellationToken);
-                into?.Add(sample);
-            }
-            catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
-            {
-                failures[scenario] = failure.Message;
-                await output.WriteLineAsync($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
-            }
-        }
     }
 
     private async Task<JsonRunSample> MeasureAsync(JsonScenario scenario, double seconds, ConcurrentBag<MemoryStream> bodies, CancellationToken cancellationToken)

@@ -70,7 +70,7 @@ public static class ConsoleReport
                 ratio.Name,
                 ratio.Value is { } v ? F(v, ratio.Unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : "0.00") + ratio.Unit : "n/a",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
-                ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {(ratio.GoalMet == true ? "met" : "MISSED")}" : "",
+                ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {ratio.GoalMet switch { true => "met", false => "MISSED", null => "not measured" }}" : "",
             ]);
         }
 
