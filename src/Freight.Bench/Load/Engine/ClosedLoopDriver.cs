@@ -1,0 +1,110 @@
+using System.Buffers;
+using System.Diagnostics;
+
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// Closed loop: each worker sends a request, reads the whole response, and sends the next, so a slow
+/// server slows the offered load (and hides its stalls: see <see cref="OpenLoopDriver"/>). Workers are
+/// started together, or added (and, ramping down, retired) on a linear ramp.
+/// </summary>
+internal sealed class ClosedLoopDriver
+{
+    /// <summary>Ramp resolution: 20 steps a second, finer than the per-second series that shows the ramp.</summary>
+    private static readonly TimeSpan RampStep = TimeSpan.FromMilliseconds(50);
+
+    private readonly LoadRun _run;
+    private readonly long _maxRequests;
+    private long _issued;
+    private int _targetWorkers;
+
+    public ClosedLoopDriver(LoadRun run)
+    {
+        _run = run;
+        _maxRequests = run.Options.MaxRequests ?? long.MaxValue;
+    }
+
+    public async Task RunAsync()
+    {
+        var workers = new List<Task>();
+        var runEnd = _run.RunEnd;
+        while (true)
+        {
+            var target = TargetWorkers(Stopwatch.GetElapsedTime(_run.StartTimestamp).TotalSeconds);
+            Volatile.Write(ref _targetWorkers, target);
+            for (var index = workers.Count; index < target; index++)
+            {
+                workers.Add(WorkerAsync(index));
+            }
+
+            if (!_run.Options.IsRamp || target == RampEnd || runEnd.IsCancellationRequested || TicketsExhausted)
+            {
+                break;
+            }
+
+            try
+            {
+                await Task.Delay(RampStep, runEnd);
+            }
+            catch (OperationCanceledException)
+            {
+                break;
+            }
+        }
+
+        await Task.WhenAll(workers);
+    }
+
+    private int RampEnd => _run.Options.RampTo ?? _run.Options.Connections;
+
+    private bool TicketsExhausted => Volatile.Read(ref _issued) >= _maxRequests;
+
+    private int TargetWorkers(double elapsedSeconds)
+    {
+        var options = _run.Options;
+        if (!options.IsRamp)
+        {
+            return options.Connections;
+        }
+
+        var from = options.RampFrom ?? 0;
+        var to = options.RampTo ?? 0;
+        var progress = Math.Min(1, elapsedSeconds / options.RampSeconds);
+        return from + (int)Math.Floor((to - from) * progress);
+    }
+
+    private async Task WorkerAsync(int index)
+    {
+        // Leave the controller's thread so all workers start at once rather than one after the other.
+        await Task.Yield();
+        var runEnd = _run.RunEnd;
+        var buffer = ArrayPool<byte>.Shared.Rent(LoadRun.BodyBufferBytes);
+        var request = _run.CreateRequestSource();
+        _run.Counters.AddWorker();
+        try
+        {
+            // A ticket per request makes a count-bounded run issue exactly MaxRequests, whatever the workers.
+            while (!runEnd.IsCancellationRequested
+                && index < Volatile.Read(ref _targetWorkers)
+                && Interlocked.Increment(ref _issued) <= _maxRequests)
+            {
+                _run.Counters.EnterFlight();
+                await _run.ExecuteAsync(Stopwatch.GetTimestamp(), buffer, request);
+                _run.Counters.LeaveFlight();
+
+                // Reuse the linked source (and its timer) unless its timeout fired.
+                if (!request.TryReset())
+                {
+                    request.Dispose();
+                    request = _run.CreateRequestSource();
+                }
+            }
+        }
+        finally
+        {
+            _run.Counters.RemoveWorker();
+            request.Dispose();
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+}

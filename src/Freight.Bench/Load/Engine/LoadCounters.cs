@@ -1,0 +1,96 @@
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>A run's totals, updated with interlocked operations from every request.</summary>
+internal sealed class LoadCounters
+{
+    // Status codes are three digits (RFC 9110 §15); anything else lands in slot 0.
+    private const int StatusSlots = 1000;
+
+    private readonly long[] _statusCodes = new long[StatusSlots];
+    private long _responses;
+    private long _socketErrors;
+    private long _timeouts;
+    private long _errors;
+    private long _dropped;
+    private long _cancelledAtEnd;
+    private long _bodyBytes;
+    private long _inFlight;
+    private int _workers;
+    private string? _firstError;
+
+    public long Responses => Volatile.Read(ref _responses);
+
+    public long SocketErrors => Volatile.Read(ref _socketErrors);
+
+    public long Timeouts => Volatile.Read(ref _timeouts);
+
+    public long Errors => Volatile.Read(ref _errors);
+
+    public long Dropped => Volatile.Read(ref _dropped);
+
+    public long CancelledAtEnd => Volatile.Read(ref _cancelledAtEnd);
+
+    public long BodyBytes => Volatile.Read(ref _bodyBytes);
+
+    public long InFlight => Volatile.Read(ref _inFlight);
+
+    public int Workers => Volatile.Read(ref _workers);
+
+    public string? FirstError => Volatile.Read(ref _firstError);
+
+    public void AddResponse(int statusCode, long bodyBytes)
+    {
+        Interlocked.Increment(ref _statusCodes[(uint)statusCode < StatusSlots ? statusCode : 0]);
+        Interlocked.Add(ref _bodyBytes, bodyBytes);
+        Interlocked.Increment(ref _responses);
+    }
+
+    public void AddFailure(RequestFailure failure, Exception exception)
+    {
+        switch (failure)
+        {
+            case RequestFailure.Socket:
+                Interlocked.Increment(ref _socketErrors);
+                break;
+            case RequestFailure.Timeout:
+                Interlocked.Increment(ref _timeouts);
+                break;
+            case RequestFailure.CancelledAtEnd:
+                Interlocked.Increment(ref _cancelledAtEnd);
+                return;
+            default:
+                Interlocked.Increment(ref _errors);
+                break;
+        }
+
+        if (Volatile.Read(ref _firstError) is null)
+        {
+            Interlocked.CompareExchange(ref _firstError, $"{exception.GetType().Name}: {exception.Message}", null);
+        }
+    }
+
+    public void AddDropped() => Interlocked.Increment(ref _dropped);
+
+    public long EnterFlight() => Interlocked.Increment(ref _inFlight);
+
+    public void LeaveFlight() => Interlocked.Decrement(ref _inFlight);
+
+    public void AddWorker() => Interlocked.Increment(ref _workers);
+
+    public void RemoveWorker() => Interlocked.Decrement(ref _workers);
+
+    public Dictionary<int, long> StatusCodes()
+    {
+        var codes = new Dictionary<int, long>();
+        for (var code = 0; code < StatusSlots; code++)
+        {
+            var count = Volatile.Read(ref _statusCodes[code]);
+            if (count > 0)
+            {
+                codes[code] = count;
+            }
+        }
+
+        return codes;
+    }
+}

@@ -1,0 +1,130 @@
+using System.Net;
+
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// One load run. Closed loop by default (<see cref="Connections"/> workers, or a ramp when
+/// <see cref="RampTo"/> is set); open loop when <see cref="RatePerSecond"/> is set. At least one of
+/// <see cref="Duration"/> and <see cref="MaxRequests"/> bounds the run; the first reached ends it.
+/// </summary>
+public sealed record LoadOptions
+{
+    /// <summary>The full request URI every request GETs.</summary>
+    public required Uri Target { get; init; }
+
+    /// <summary>1.1 (keep-alive, one connection per worker) or 2.0 (one multiplexed connection; h2c over http://).</summary>
+    public Version HttpVersion { get; init; } = System.Net.HttpVersion.Version11;
+
+    /// <summary>
+    /// Closed loop: the number of workers, hence of HTTP/1.1 connections. Open loop: the most HTTP/1.1
+    /// connections opened; requests beyond them wait for one, and that wait is part of their latency.
+    /// </summary>
+    public int Connections { get; init; } = 1;
+
+    /// <summary>Closed-loop ramp: workers at the start (set together with <see cref="RampTo"/>).</summary>
+    public int? RampFrom { get; init; }
+
+    /// <summary>Closed-loop ramp: workers after <see cref="RampSeconds"/>, held until the run ends.</summary>
+    public int? RampTo { get; init; }
+
+    /// <summary>Closed-loop ramp: seconds over which workers go linearly from <see cref="RampFrom"/> to <see cref="RampTo"/>.</summary>
+    public double RampSeconds { get; init; }
+
+    /// <summary>Open loop: request i is scheduled at start + i / rate.</summary>
+    public double? RatePerSecond { get; init; }
+
+    /// <summary>
+    /// Open loop: requests in flight at most; a request scheduled while this many are outstanding is
+    /// counted as dropped and not sent. 10,000 keeps a stalled server from exhausting the client's ports
+    /// and memory while far exceeding any rate × latency a healthy run needs.
+    /// </summary>
+    public int MaxInFlight { get; init; } = 10_000;
+
+    /// <summary>Stops issuing requests after this long and cancels those in flight.</summary>
+    public TimeSpan? Duration { get; init; }
+
+    /// <summary>Issues exactly this many requests (open loop: schedules them, dropped ones included), then waits for them.</summary>
+    public long? MaxRequests { get; init; }
+
+    /// <summary>A request not finished (body included) after this long is cancelled and counted as a timeout.</summary>
+    public TimeSpan RequestTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Called once for every second of the run, from a timer task, shortly after the second ends.</summary>
+    public Action<LoadSecond>? OnSecond { get; init; }
+
+    /// <summary>Lets a caller adjust the run's handler, e.g. to pin a TLS certificate.</summary>
+    public Action<SocketsHttpHandler>? ConfigureHandler { get; init; }
+
+    public LoadMode Mode => RatePerSecond is null ? LoadMode.ClosedLoop : LoadMode.OpenLoop;
+
+    public bool IsRamp => RampTo is not null;
+
+    /// <summary>The most workers (closed loop) or connections (open loop) the run uses.</summary>
+    public int ConnectionLimit => IsRamp ? Math.Max(RampFrom ?? 0, RampTo ?? 0) : Connections;
+
+    /// <summary>Throws <see cref="ArgumentException"/> naming the first inconsistent option.</summary>
+    public void Validate()
+    {
+        if (!Target.IsAbsoluteUri || (Target.Scheme != Uri.UriSchemeHttp && Target.Scheme != Uri.UriSchemeHttps))
+        {
+            throw new ArgumentException("Target must be an absolute http:// or https:// URI.", nameof(Target));
+        }
+
+        if (HttpVersion != System.Net.HttpVersion.Version11 && HttpVersion != System.Net.HttpVersion.Version20)
+        {
+            throw new ArgumentException("HttpVersion must be 1.1 or 2.0.", nameof(HttpVersion));
+        }
+
+        if (Duration is null && MaxRequests is null)
+        {
+            throw new ArgumentException("Set Duration, MaxRequests or both, so the run always stops.", nameof(Duration));
+        }
+
+        if (Duration is { } duration && duration <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("Duration must be positive.", nameof(Duration));
+        }
+
+        if (MaxRequests is < 1)
+        {
+            throw new ArgumentException("MaxRequests must be at least 1.", nameof(MaxRequests));
+        }
+
+        if (RequestTimeout <= TimeSpan.Zero)
+        {
+            throw new ArgumentException("RequestTimeout must be positive.", nameof(RequestTimeout));
+        }
+
+        if (RampFrom is null != RampTo is null)
+        {
+            throw new ArgumentException("Set RampFrom and RampTo together.", nameof(RampTo));
+        }
+
+        if (IsRamp)
+        {
+            if (RampFrom < 0 || RampTo < 0 || ConnectionLimit < 1 || !(RampSeconds > 0) || double.IsInfinity(RampSeconds))
+            {
+                throw new ArgumentException("A ramp needs RampFrom, RampTo ≥ 0 (one ≥ 1) and RampSeconds > 0.", nameof(RampSeconds));
+            }
+
+            if (RatePerSecond is not null)
+            {
+                throw new ArgumentException("A ramp is closed-loop; do not set RatePerSecond with it.", nameof(RatePerSecond));
+            }
+        }
+        else if (Connections < 1)
+        {
+            throw new ArgumentException("Connections must be at least 1.", nameof(Connections));
+        }
+
+        if (RatePerSecond is { } rate && (!(rate > 0) || double.IsInfinity(rate)))
+        {
+            throw new ArgumentException("RatePerSecond must be a positive finite number.", nameof(RatePerSecond));
+        }
+
+        if (MaxInFlight < 1)
+        {
+            throw new ArgumentException("MaxInFlight must be at least 1.", nameof(MaxInFlight));
+        }
+    }
+}

@@ -1,0 +1,55 @@
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// What a run did. Every issued request ends in exactly one of: a response (tallied by status code in
+/// <see cref="StatusCodes"/>, 4xx/5xx included), <see cref="SocketErrors"/>, <see cref="Timeouts"/>,
+/// <see cref="Errors"/>, or <see cref="CancelledAtEnd"/> (in flight when the run's duration or the
+/// caller's cancellation ended it: not a failure, no latency). Open-loop requests never sent because
+/// <see cref="LoadOptions.MaxInFlight"/> were outstanding are <see cref="Dropped"/>.
+/// Latencies are recorded for responses only.
+/// </summary>
+public sealed record LoadResult
+{
+    public required LoadMode Mode { get; init; }
+
+    public required LoadStopReason StopReason { get; init; }
+
+    /// <summary>From the start to the moment the last request finished or was cancelled.</summary>
+    public required TimeSpan Elapsed { get; init; }
+
+    /// <summary>Requests answered with a status code and a fully read body.</summary>
+    public required long Responses { get; init; }
+
+    public required IReadOnlyDictionary<int, long> StatusCodes { get; init; }
+
+    /// <summary>Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath).</summary>
+    public required long SocketErrors { get; init; }
+
+    public required long Timeouts { get; init; }
+
+    /// <summary>Any other failure (protocol errors, a body cut short without a socket error, ...).</summary>
+    public required long Errors { get; init; }
+
+    public required long Dropped { get; init; }
+
+    public required long CancelledAtEnd { get; init; }
+
+    /// <summary>Response body bytes read, summed over all responses.</summary>
+    public required long BodyBytes { get; init; }
+
+    /// <summary>Requests that finished one way or another: responses plus failures.</summary>
+    public long Completed => Responses + SocketErrors + Timeouts + Errors;
+
+    /// <summary><see cref="Responses"/> / <see cref="Elapsed"/>.</summary>
+    public required double RequestsPerSecond { get; init; }
+
+    public required LatencySummary Latency { get; init; }
+
+    /// <summary>The run's full histogram (microseconds), for merging runs.</summary>
+    public required LatencyHistogram Histogram { get; init; }
+
+    public required IReadOnlyList<LoadSecond> Series { get; init; }
+
+    /// <summary>The first failure's message, to say why errors happened.</summary>
+    public string? FirstError { get; init; }
+}

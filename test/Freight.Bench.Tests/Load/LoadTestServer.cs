@@ -1,0 +1,64 @@
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace Freight.Bench.Tests.Load;
+
+/// <summary>
+/// A tiny real Kestrel server on 127.0.0.1:0 for the load engine's tests: /ok, /status/{code}, and
+/// /stall, whose first request waits <see cref="StallDuration"/> (exactly one stall per server).
+/// </summary>
+internal sealed class LoadTestServer : IAsyncDisposable
+{
+    public static readonly TimeSpan StallDuration = TimeSpan.FromSeconds(2);
+
+    private readonly WebApplication _app;
+    private int _stalled;
+
+    private LoadTestServer(WebApplication app) => _app = app;
+
+    public Uri BaseAddress { get; private set; } = null!;
+
+    public static async Task<LoadTestServer> StartAsync(HttpProtocols protocols = HttpProtocols.Http1)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = protocols));
+        var app = builder.Build();
+        var server = new LoadTestServer(app);
+
+        app.MapGet("/ok", () => "ok");
+        app.MapGet("/status/{code:int}", (int code) => Results.StatusCode(code));
+        app.MapGet("/stall", server.StallAsync);
+
+        await app.StartAsync();
+        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
+        server.BaseAddress = new Uri(address);
+        return server;
+    }
+
+    public Uri Url(string path) => new(BaseAddress, path);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _app.StopAsync();
+        await _app.DisposeAsync();
+    }
+
+    private async Task<string> StallAsync()
+    {
+        if (Interlocked.Exchange(ref _stalled, 1) == 0)
+        {
+            await Task.Delay(StallDuration);
+        }
+
+        return "ok";
+    }
+}
