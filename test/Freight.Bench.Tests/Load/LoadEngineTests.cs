@@ -216,6 +216,35 @@ public sealed class LoadEngineTests
         Assert.Equal(0, result.Errors + result.SocketErrors + result.Timeouts);
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Duration_RequestStillInFlight_CancelledUnlessDrained(bool drain)
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        // The only request stalls 2 s, well past the 0.3 s duration.
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/stall"),
+            Duration = TimeSpan.FromMilliseconds(300),
+            Drain = drain ? TimeSpan.FromSeconds(20) : null,
+        });
+
+        Assert.Equal(LoadStopReason.Duration, result.StopReason);
+        if (drain)
+        {
+            Assert.Equal(1, result.Responses);
+            Assert.Equal(0, result.CancelledAtEnd);
+            Assert.True(result.Latency.MaxSeconds >= 1.9, $"max {result.Latency.MaxSeconds}");
+        }
+        else
+        {
+            Assert.Equal(0, result.Responses);
+            Assert.Equal(1, result.CancelledAtEnd);
+        }
+    }
+
     [Fact]
     public async Task RequestTimeout_ServerStallsLongerThanTimeout_CountedAsTimeout()
     {

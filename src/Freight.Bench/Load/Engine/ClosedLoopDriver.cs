@@ -27,7 +27,7 @@ internal sealed class ClosedLoopDriver
     public async Task RunAsync()
     {
         var workers = new List<Task>();
-        var runEnd = _run.RunEnd;
+        var issueEnd = _run.IssueEnd;
         while (true)
         {
             var target = TargetWorkers(Stopwatch.GetElapsedTime(_run.StartTimestamp).TotalSeconds);
@@ -37,14 +37,14 @@ internal sealed class ClosedLoopDriver
                 workers.Add(WorkerAsync(index));
             }
 
-            if (!_run.Options.IsRamp || target == RampEnd || runEnd.IsCancellationRequested || TicketsExhausted)
+            if (!_run.Options.IsRamp || target == RampEnd || issueEnd.IsCancellationRequested || TicketsExhausted)
             {
                 break;
             }
 
             try
             {
-                await Task.Delay(RampStep, runEnd);
+                await Task.Delay(RampStep, issueEnd);
             }
             catch (OperationCanceledException)
             {
@@ -77,14 +77,14 @@ internal sealed class ClosedLoopDriver
     {
         // Leave the controller's thread so all workers start at once rather than one after the other.
         await Task.Yield();
-        var runEnd = _run.RunEnd;
+        var issueEnd = _run.IssueEnd;
         var buffer = ArrayPool<byte>.Shared.Rent(LoadRun.BodyBufferBytes);
         var request = _run.CreateRequestSource();
         _run.Counters.AddWorker();
         try
         {
             // A ticket per request makes a count-bounded run issue exactly MaxRequests, whatever the workers.
-            while (!runEnd.IsCancellationRequested
+            while (!issueEnd.IsCancellationRequested
                 && index < Volatile.Read(ref _targetWorkers)
                 && Interlocked.Increment(ref _issued) <= _maxRequests)
             {

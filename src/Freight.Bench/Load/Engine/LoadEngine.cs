@@ -52,7 +52,7 @@ public static class LoadEngine
         {
             Mode = options.Mode,
             StopReason = cancellationToken.IsCancellationRequested ? LoadStopReason.Cancelled
-                : run.RunEnd.IsCancellationRequested ? LoadStopReason.Duration
+                : run.IssueEnd.IsCancellationRequested ? LoadStopReason.Duration
                 : LoadStopReason.MaxRequests,
             Elapsed = elapsed,
             Responses = counters.Responses,

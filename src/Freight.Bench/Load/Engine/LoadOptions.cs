@@ -40,8 +40,15 @@ public sealed record LoadOptions
     /// </summary>
     public int MaxInFlight { get; init; } = 10_000;
 
-    /// <summary>Stops issuing requests after this long and cancels those in flight.</summary>
+    /// <summary>Stops issuing requests after this long and cancels those in flight (after <see cref="Drain"/>, if set).</summary>
     public TimeSpan? Duration { get; init; }
+
+    /// <summary>
+    /// After <see cref="Duration"/>, stop issuing but let requests in flight finish for up to this long,
+    /// so the slowest responses of a backed-up server are measured rather than cancelled (study 3's
+    /// 57-second responses were the last ones). Null: in-flight requests are cancelled at the duration.
+    /// </summary>
+    public TimeSpan? Drain { get; init; }
 
     /// <summary>Issues exactly this many requests (open loop: schedules them, dropped ones included), then waits for them.</summary>
     public long? MaxRequests { get; init; }

@@ -18,6 +18,7 @@ internal sealed class LoadRun : IDisposable
 
     private readonly HttpClient _client;
     private readonly CancellationTokenSource _runEnd;
+    private readonly CancellationTokenSource _issueEnd;
     private readonly Uri _target;
     private readonly Version _version;
 
@@ -28,6 +29,7 @@ internal sealed class LoadRun : IDisposable
         _version = options.HttpVersion;
         Series = new SecondSeries(options.OnSecond);
         _runEnd = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        _issueEnd = CancellationTokenSource.CreateLinkedTokenSource(_runEnd.Token);
         _client = new HttpClient(CreateHandler(options)) { Timeout = Timeout.InfiniteTimeSpan };
     }
 
@@ -41,8 +43,11 @@ internal sealed class LoadRun : IDisposable
 
     public long StartTimestamp { get; private set; }
 
-    /// <summary>Cancelled when the duration elapses or the caller cancels: the run is ending.</summary>
+    /// <summary>Cancelled when the duration (plus any drain) elapses or the caller cancels: in-flight requests end.</summary>
     public CancellationToken RunEnd => _runEnd.Token;
+
+    /// <summary>Cancelled when the duration elapses (or the run ends): no new request is issued.</summary>
+    public CancellationToken IssueEnd => _issueEnd.Token;
 
     /// <summary>Marks the start; from here the duration counts.</summary>
     public void Start()
@@ -50,7 +55,8 @@ internal sealed class LoadRun : IDisposable
         StartTimestamp = Stopwatch.GetTimestamp();
         if (Options.Duration is { } duration)
         {
-            _runEnd.CancelAfter(duration);
+            _issueEnd.CancelAfter(duration);
+            _runEnd.CancelAfter(duration + (Options.Drain ?? TimeSpan.Zero));
         }
     }
 
@@ -107,6 +113,7 @@ internal sealed class LoadRun : IDisposable
     public void Dispose()
     {
         _client.Dispose();
+        _issueEnd.Dispose();
         _runEnd.Dispose();
     }
 

@@ -25,7 +25,7 @@ internal sealed class OpenLoopDriver
     public async Task RunAsync()
     {
         var options = _run.Options;
-        var runEnd = _run.RunEnd;
+        var runEnd = _run.IssueEnd;
         var maxRequests = options.MaxRequests ?? long.MaxValue;
         var ticksPerRequest = Stopwatch.Frequency / options.RatePerSecond!.Value;
         var stopAt = options.Duration is { } duration
