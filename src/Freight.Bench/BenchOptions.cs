@@ -7,7 +7,7 @@ namespace Freight.Bench;
 /// <summary>Options of <c>freight bench</c>.</summary>
 public sealed record BenchOptions
 {
-    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name];
+    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name];
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
@@ -38,6 +38,15 @@ public sealed record BenchOptions
     /// <summary>Records per JSON response in the json suite (default 80,000 ≈ 26–28 MB, study 2's size).</summary>
     public int JsonRecords { get; init; } = Freight.Json.LabRecordGenerator.DefaultRecordCount;
 
+    /// <summary>Threads suite: connections at the end of the ramp (default 500, as study 3's load grew).</summary>
+    public int ThreadsRampTo { get; init; } = 500;
+
+    /// <summary>
+    /// Threads suite: ramp length (default 20 s, so every suite fits in about 6 minutes; the study's shape
+    /// already shows; use 60 for a closer reproduction). --quick: 1 → 100 over 8 s.
+    /// </summary>
+    public double ThreadsRampSeconds { get; init; } = 20;
+
     /// <summary>ASPNETCORE_TEMP of the embedded servers: put it on a slow disk to see study 2's effect.</summary>
     public string? TempDirectory { get; init; }
 
@@ -45,16 +54,18 @@ public sealed record BenchOptions
     public string? Filter { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
-                             [--size BYTES] [--records N] [--temp-dir DIR] [--target URL [--certificate-sha256 HEX]]
-                             [--json FILE] [--filter TEXT] [--cpu-affinity]
-          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json)
+        usage: freight bench [--suite transfer|json|threads] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+                             [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S]
+                             [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
+          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads)
           --quick             3 short runs per scenario: every suite in under 2 minutes
           --runs N            measured runs per scenario, interleaved (default 5)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)
           --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
+          --ramp-to N         threads suite: connections at the end of the ramp (default 500)
+          --ramp-seconds S    threads suite: ramp length (default 20; 60 is closer to study 3)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
@@ -116,6 +127,12 @@ public sealed record BenchOptions
                         break;
                     case "--temp-dir":
                         options = options with { TempDirectory = Path.GetFullPath(Value()) };
+                        break;
+                    case "--ramp-to":
+                        options = options with { ThreadsRampTo = PositiveInt(Value(), "--ramp-to") };
+                        break;
+                    case "--ramp-seconds":
+                        options = options with { ThreadsRampSeconds = PositiveDouble(Value(), "--ramp-seconds") };
                         break;
                     case "--json":
                         options = options with { JsonPath = Value() };

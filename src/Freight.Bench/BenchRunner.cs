@@ -99,7 +99,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 jsonVerified = verified;
             }
 
-            report.Verified = failures.Count == 0 && jsonVerified;
+            var threadsVerified = true;
+            if (options.Suites.Contains(ThreadsSuite.Name) && options.Target is null)
+            {
+                var threads = new ThreadsSuiteRunner(options, output, work.FullName, PinIfAsked);
+                var (threadResults, threadRatios, verified) = await threads.RunAsync(cancellationToken);
+                report.Results.AddRange(threadResults);
+                report.Ratios.AddRange(threadRatios);
+                threadsVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified;
 
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
@@ -110,6 +120,11 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             }
 
             await output.WriteLineAsync($"result: {jsonPath}");
+            foreach (var csv in SeriesCsv.Write(report, jsonPath))
+            {
+                await output.WriteLineAsync($"time series: {csv}");
+            }
+
             foreach (var (scenario, reason) in failures)
             {
                 await output.WriteLineAsync($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}");

@@ -20,6 +20,8 @@ public sealed class BenchQuickRunTests
         "json/newtonsoft-buffered", "json/newtonsoft-unbuffered", "json/stj", "json/stj-stream",
     ];
 
+    private static readonly string[] StudyThreeScenarioIds = ["threads/sleep", "threads/delay", "threads/sync-over-async"];
+
     [Fact]
     public async Task BenchQuick_EmbeddedServer_WritesVerifiedJsonWithEveryScenario()
     {
@@ -74,6 +76,22 @@ public sealed class BenchQuickRunTests
             }
 
             Assert.Contains("stj-stream ttfb / total time, c=1", console.ToString(), StringComparison.Ordinal);
+
+            // Study 3: each endpoint under the ramp, every answer a 200, with a per-second series that
+            // carries the server's own thread-pool samples, and a CSV of it beside the JSON.
+            foreach (var id in StudyThreeScenarioIds)
+            {
+                var row = Assert.Single(results, r => r.GetProperty("scenario").GetString() == id);
+                Assert.True(row.GetProperty("verified").GetBoolean(), id);
+                Assert.True(row.GetProperty("statusCodes").GetProperty("200").GetInt64() > 0, id);
+                Assert.True(row.GetProperty("latencySeconds").GetProperty("p50").GetDouble() >= 0.9, id);
+                var series = row.GetProperty("series").EnumerateArray().ToList();
+                Assert.NotEmpty(series);
+                Assert.Contains(series, p => p.TryGetProperty("threadPoolThreads", out var t) && t.ValueKind == JsonValueKind.Number && t.GetInt32() > 0);
+                var csv = Path.ChangeExtension(json, null) + "." + id.Replace('/', '-') + ".csv";
+                Assert.StartsWith(Freight.Bench.Reports.SeriesCsv.Header, await File.ReadAllTextAsync(csv), StringComparison.Ordinal);
+                File.Delete(csv);
+            }
             Assert.Contains("multipart-reader / iformfile", console.ToString(), StringComparison.Ordinal);
         }
         finally

@@ -79,7 +79,7 @@ public sealed record Summary(double Median, double Min, double Max)
 
 /// <summary>What one side (server or client) spent over all measured runs of a scenario.</summary>
 public sealed record SideCost(
-    double CpuSecondsPerGiB,
+    double? CpuSecondsPerGiB,
     double? AllocatedBytesPerTransfer = null,
     int? Gen0 = null,
     int? Gen1 = null,
@@ -90,9 +90,28 @@ public sealed record SideCost(
     double? CpuSecondsPerResponse = null,
     double? DiskBytesWrittenPerResponse = null);
 
+/// <summary>
+/// One second of a load run: connections open, responses completed and their p50/p99 (client), and the
+/// server's thread pool, queue, CPU and threads sampled in-process that second (null where no sample fell).
+/// </summary>
+public sealed record SeriesPoint(
+    int Second,
+    int Connections,
+    long Completions,
+    long Failures,
+    double? P50Seconds,
+    double? P99Seconds,
+    int? ThreadPoolThreads,
+    long? ThreadPoolQueueLength,
+    double? CpuPercent,
+    int? ProcessThreads);
+
 /// <summary>Latency percentiles over every response of every run.</summary>
 public sealed record Percentiles(double P50, double P75, double P90, double P99, double Max)
 {
+    /// <summary>p99.9, where the source measured it (load engine histograms).</summary>
+    public double? P999 { get; init; }
+
     public static Percentiles? Of(IReadOnlyList<double> values)
     {
         if (values.Count == 0)
@@ -139,6 +158,18 @@ public sealed class ScenarioResult
     public double? EfficiencyVsTcp { get; set; }
 
     public SideCost? Server { get; set; }
+
+    /// <summary>Per-second time series of a load scenario: the client's view merged with the server's samples.</summary>
+    public List<SeriesPoint>? Series { get; set; }
+
+    /// <summary>Every status code answered (load scenarios), and the failures counted apart.</summary>
+    public Dictionary<string, long>? StatusCodes { get; set; }
+
+    public long? SocketErrors { get; set; }
+
+    public long? Timeouts { get; set; }
+
+    public long? Errors { get; set; }
 
     public SideCost? Client { get; set; }
 

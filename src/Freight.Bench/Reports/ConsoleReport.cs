@@ -22,7 +22,7 @@ public static class ConsoleReport
         {
             new[] { "scenario", "parameters", "MiB/s median", "min–max", "vs tcp", "ttfb ms", "srv cpu s/GiB", "cli cpu s/GiB", "published", "ours/pub" },
         };
-        foreach (var r in report.Results.Where(r => r.Suite != "json"))
+        foreach (var r in report.Results.Where(r => r.Suite == "transfer"))
         {
             var label = (string)r.Parameters["label"];
             if (!r.Verified || r.BytesPerSecond is null)
@@ -40,8 +40,8 @@ public static class ConsoleReport
                 $"{F(r.BytesPerSecond.Min / MiB, "0")}–{F(r.BytesPerSecond.Max / MiB, "0")}",
                 r.EfficiencyVsTcp is { } e ? F(e * 100, "0") + "%" : "",
                 r.TimeToFirstByteSeconds is { } t ? F(t.Median * 1000, "0.0") : "",
-                r.Server is { } s ? F(s.CpuSecondsPerGiB, "0.00") : "",
-                r.Client is { } c ? F(c.CpuSecondsPerGiB, "0.00") : "",
+                r.Server?.CpuSecondsPerGiB is { } s ? F(s, "0.00") : "",
+                r.Client?.CpuSecondsPerGiB is { } c ? F(c, "0.00") : "",
                 Published(r),
                 r.Published is { } p ? F(median / p.Value, "0.0") + "×" : "",
             ]);
@@ -61,6 +61,14 @@ public static class ConsoleReport
             AppendTable(text, json);
         }
 
+        var threads = ThreadsRows(report);
+        if (threads.Count > 1)
+        {
+            text.AppendLine();
+            AppendTable(text, threads);
+            AppendTimelines(text, report);
+        }
+
         text.AppendLine();
         var ratios = new List<string[]> { new[] { "ratio", "ours", "study", "goal" } };
         foreach (var ratio in report.Ratios)
@@ -76,7 +84,9 @@ public static class ConsoleReport
 
         AppendTable(text, ratios);
         text.AppendLine();
-        text.AppendLine(report.Verified ? "every transfer verified (XXH3-128, byte count, status)" : "SOME SCENARIOS DID NOT VERIFY: their rows carry no figures");
+        text.AppendLine(report.Verified
+            ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes)"
+            : "SOME SCENARIOS DID NOT VERIFY: their rows carry no figures");
         return text.ToString();
     }
 
@@ -115,6 +125,52 @@ public static class ConsoleReport
         }
 
         return rows;
+    }
+
+    /// <summary>The threads suite's table: what the ramp did to latency and to the server's threads.</summary>
+    private static List<string[]> ThreadsRows(BenchReport report)
+    {
+        var rows = new List<string[]>
+        {
+            new[] { "scenario", "parameters", "responses", "resp/s", "p50 s", "p90 s", "p99 s", "max s", "status", "sock err", "timeouts", "tp threads max", "published" },
+        };
+        foreach (var r in report.Results.Where(r => r.Suite == "threads"))
+        {
+            var l = r.LatencySeconds;
+            rows.Add(
+            [
+                r.Scenario,
+                (string)r.Parameters["label"],
+                r.Transfers.ToString(CultureInfo.InvariantCulture),
+                r.RequestsPerSecond is { } q ? F(q.Median, "0.0") : "",
+                l is null ? "" : F(l.P50, "0.00"),
+                l is null ? "" : F(l.P90, "0.00"),
+                l is null ? "" : F(l.P99, "0.00"),
+                l is null ? "" : F(l.Max, "0.00"),
+                r.StatusCodes is { } codes ? string.Join(' ', codes.Select(c => $"{c.Key}×{c.Value}")) : "",
+                (r.SocketErrors ?? 0).ToString(CultureInfo.InvariantCulture),
+                (r.Timeouts ?? 0).ToString(CultureInfo.InvariantCulture),
+                r.Server?.ThreadPoolThreadsMax?.ToString(CultureInfo.InvariantCulture) ?? "",
+                Published(r),
+            ]);
+        }
+
+        return rows;
+    }
+
+    /// <summary>Every fifth second of each threads scenario: the study's picture in numbers.</summary>
+    private static void AppendTimelines(StringBuilder text, BenchReport report)
+    {
+        foreach (var r in report.Results.Where(r => r.Suite == "threads" && r.Series is { Count: > 0 }))
+        {
+            text.AppendLine();
+            text.AppendLine($"{r.Scenario}: t  conns  done/s  p99 s  tp threads  queue  cpu %");
+            foreach (var p in r.Series!.Where(p => p.Second % 5 == 4 || p.Second == r.Series![^1].Second))
+            {
+                text.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                    $"  {p.Second + 1,4}s {p.Connections,5} {p.Completions,7} {(p.P99Seconds is { } p99 ? p99.ToString("0.00", CultureInfo.InvariantCulture) : "-"),6} {p.ThreadPoolThreads?.ToString(CultureInfo.InvariantCulture) ?? "-",11} {p.ThreadPoolQueueLength?.ToString(CultureInfo.InvariantCulture) ?? "-",6} {(p.CpuPercent is { } cpu ? cpu.ToString("0", CultureInfo.InvariantCulture) : "-"),6}"));
+            }
+        }
     }
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";

@@ -107,6 +107,8 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton<LabPayloads>();
         builder.Services.AddSingleton<Lab.Json.LabJsonGates>();
+        // Started in StartAsync; the container stops it (Dispose joins its thread) when the app is disposed.
+        builder.Services.AddSingleton<Freight.Metrics.RuntimeSampler>();
         if (options.TransportBlockBytes > 0)
         {
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
@@ -127,6 +129,7 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
+        App.Services.GetRequiredService<Freight.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);
     }
 

@@ -1,0 +1,141 @@
+using Freight.Bench.Load.Engine;
+using Freight.Bench.Measure;
+using Freight.Bench.Reports;
+using Freight.Bench.Scenarios;
+using Freight.Metrics;
+
+namespace Freight.Bench;
+
+/// <summary>
+/// Runs <c>--suite threads</c> (study 3): each endpoint on a fresh embedded server (a thread pool grown by
+/// one scenario must not flatter the next) under the same closed-loop connection ramp, with the server's
+/// in-process samples merged into the per-second series.
+/// </summary>
+public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, string workDirectory, Action<FreightProcess>? pin = null)
+{
+    /// <summary>Long enough for the slowest response of a starved server; the study saw ~57 s.</summary>
+    private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(120);
+
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    {
+        var (rampTo, rampSeconds) = options.Quick ? (100, 8.0) : (options.ThreadsRampTo, options.ThreadsRampSeconds);
+        var scenarios = ThreadsSuite.Create(rampTo, rampSeconds)
+            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .ToList();
+        var results = new List<ScenarioResult>();
+        foreach (var scenario in scenarios)
+        {
+            await output.WriteLineAsync($"threads: {scenario.Id} ({scenario.Describe()}) on a fresh server …");
+            results.Add(await MeasureAsync(scenario, cancellationToken));
+        }
+
+        return (results, ThreadsRatios(results).ToList(), results.All(r => r.Verified));
+    }
+
+    private async Task<ScenarioResult> MeasureAsync(ThreadsScenario scenario, CancellationToken cancellationToken)
+    {
+        await using var server = await FreightProcess.StartServerAsync(Path.Combine(workDirectory, "threads-" + scenario.Id.Replace('/', '-')), [], options.TempDirectory, cancellationToken);
+        pin?.Invoke(server);
+        var http = server.Http!;
+        var poller = new ServerSamplePoller(http);
+        using var stopPolling = new CancellationTokenSource();
+        var polling = poller.PollAsync(stopPolling.Token);
+        var startedAt = DateTimeOffset.UtcNow;
+        var load = await LoadEngine.RunAsync(
+            new LoadOptions
+            {
+                Target = new Uri(http, $"/lab/{scenario.Id}?ms={scenario.DelayMs}"),
+                RampFrom = scenario.RampFrom,
+                RampTo = scenario.RampTo,
+                RampSeconds = scenario.RampSeconds,
+                Duration = TimeSpan.FromSeconds(scenario.RampSeconds),
+                // Requests queued behind a starved pool finish after the ramp: measure them, up to a bound.
+                Drain = RequestTimeout,
+                RequestTimeout = RequestTimeout,
+                OnSecond = second =>
+                {
+                    if (second.Second % 5 == 4)
+                    {
+                        output.WriteLine($"  t={second.Second + 1,3}s  conns {second.Workers,4}  done/s {second.Completions,5}  p99 {second.P99Seconds,6:0.00}s");
+                    }
+                },
+            },
+            cancellationToken);
+        await stopPolling.CancelAsync();
+        await polling;
+        await poller.FetchRemainingAsync(cancellationToken);
+
+        return Summarize(scenario, load, poller.Samples, startedAt);
+    }
+
+    private static ScenarioResult Summarize(ThreadsScenario scenario, LoadResult load, IReadOnlyCollection<RuntimeSample> samples, DateTimeOffset startedAt)
+    {
+        var bySecond = new Dictionary<int, RuntimeSample>();
+        foreach (var sample in samples)
+        {
+            bySecond[(int)Math.Floor((sample.Timestamp - startedAt).TotalSeconds)] = sample;
+        }
+
+        var series = new List<SeriesPoint>(load.Series.Count);
+        foreach (var second in load.Series)
+        {
+            var server = bySecond.GetValueOrDefault(second.Second);
+            series.Add(new SeriesPoint(
+                second.Second,
+                second.Workers,
+                second.Completions,
+                second.Failures,
+                second.Completions > 0 ? second.P50Seconds : null,
+                second.Completions > 0 ? second.P99Seconds : null,
+                server?.ThreadPoolThreads,
+                server?.ThreadPoolQueueLength,
+                server?.CpuPercent,
+                server?.ProcessThreads));
+        }
+
+        var latency = load.Latency;
+        var onlyOk = load.StatusCodes.Keys.All(code => code == 200);
+        return new ScenarioResult
+        {
+            Scenario = scenario.Id,
+            Suite = ThreadsSuite.Name,
+            Parameters = new Dictionary<string, object>
+            {
+                ["label"] = scenario.Describe(),
+                ["delayMs"] = scenario.DelayMs,
+                ["rampFrom"] = scenario.RampFrom,
+                ["rampTo"] = scenario.RampTo,
+                ["rampSeconds"] = scenario.RampSeconds,
+                ["mode"] = "closed-loop",
+                ["scheme"] = "http",
+                ["protocol"] = "http/1.1",
+            },
+            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Runs = 1,
+            Transfers = (int)load.Responses,
+            // A load row verifies when every answer was the endpoint's 200; failures are data, counted apart.
+            Verified = onlyOk && load.Responses > 0,
+            Error = onlyOk ? null : $"non-200 answers: {string.Join(", ", load.StatusCodes.Keys)}",
+            RequestsPerSecond = new Summary(load.RequestsPerSecond, load.RequestsPerSecond, load.RequestsPerSecond),
+            LatencySeconds = latency.Count == 0 ? null : new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds) { P999 = latency.P999Seconds },
+            StatusCodes = load.StatusCodes.ToDictionary(pair => pair.Key.ToString(System.Globalization.CultureInfo.InvariantCulture), pair => pair.Value),
+            SocketErrors = load.SocketErrors,
+            Timeouts = load.Timeouts,
+            Errors = load.Errors,
+            Server = samples.Count == 0 ? null : new SideCost(
+                null,
+                ThreadPoolThreadsMax: samples.Max(s => s.ThreadPoolThreads),
+                WorkingSetBytesMax: samples.Max(s => s.WorkingSetBytes)),
+            Series = series,
+        };
+    }
+
+    private static IEnumerable<RatioResult> ThreadsRatios(List<ScenarioResult> results)
+    {
+        var sleep = results.FirstOrDefault(r => r.Scenario == "threads/sleep" && r.Verified);
+        var delay = results.FirstOrDefault(r => r.Scenario == "threads/delay" && r.Verified);
+        yield return new RatioResult("sleep / delay, p99 latency", "threads/sleep p99", "threads/delay p99", sleep?.LatencySeconds?.P99 / delay?.LatencySeconds?.P99);
+        yield return new RatioResult("sleep / delay, max thread pool threads", "threads/sleep", "threads/delay", (double?)sleep?.Server?.ThreadPoolThreadsMax / delay?.Server?.ThreadPoolThreadsMax);
+        yield return new RatioResult("delay: p99 / the 1 s wait", "threads/delay p99", "1 s", delay?.LatencySeconds?.P99, Published: 1);
+    }
+}
