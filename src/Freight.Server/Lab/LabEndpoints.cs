@@ -18,6 +18,8 @@ public static class LabEndpoints
         lab.MapLabThreads(); // study 3's threads/* and the sampler's metrics/samples
         // Cumulative process counters; the bench reads them before and after each run.
         lab.MapGet("/metrics", () => TypedResults.Ok(RuntimeSnapshot.Capture()));
+        // A trivial endpoint for checking that a load generator, not the server's work, sets the pace.
+        lab.MapGet("/ping", () => "pong");
         return lab;
     }
 }
