@@ -13,11 +13,21 @@ namespace Freight.Bench.Tests.Load;
 
 /// <summary>
 /// A tiny real Kestrel server on 127.0.0.1:0 for the load engine's tests: /ok, /status/{code}, and
-/// /stall, whose first request waits <see cref="StallDuration"/> (exactly one stall per server).
+/// /stall, whose first request waits <see cref="StallDuration"/> (exactly one stall per server); for the
+/// raw HTTP/1.1 transport: /chunked (<see cref="ChunkedBody"/> in several writes, no Content-Length),
+/// /large (<see cref="LargeBodyBytes"/>), /close (<c>Connection: close</c>) and /missing (404 with a body).
 /// </summary>
 internal sealed class LoadTestServer : IAsyncDisposable
 {
     public static readonly TimeSpan StallDuration = TimeSpan.FromSeconds(2);
+
+    public const int LargeBodyBytes = 1024 * 1024;
+
+    public static readonly string[] ChunkedParts = ["first,", "second,", new string('x', 5000), "last"];
+
+    public static readonly string MissingBody = "no such thing";
+
+    private static readonly byte[] LargeBody = new byte[LargeBodyBytes];
 
     private readonly WebApplication _app;
     private int _stalled;
@@ -37,6 +47,14 @@ internal sealed class LoadTestServer : IAsyncDisposable
         app.MapGet("/ok", () => "ok");
         app.MapGet("/status/{code:int}", (int code) => Results.StatusCode(code));
         app.MapGet("/stall", server.StallAsync);
+        app.MapGet("/chunked", WriteChunkedAsync);
+        app.MapGet("/large", () => Results.Bytes(LargeBody, "application/octet-stream"));
+        app.MapGet("/close", (HttpContext context) =>
+        {
+            context.Response.Headers.Connection = "close";
+            return "closing";
+        });
+        app.MapGet("/missing", () => Results.Text(MissingBody, statusCode: 404));
 
         await app.StartAsync();
         var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
@@ -50,6 +68,18 @@ internal sealed class LoadTestServer : IAsyncDisposable
     {
         await _app.StopAsync();
         await _app.DisposeAsync();
+    }
+
+    public static long ChunkedBodyBytes => ChunkedParts.Sum(part => (long)part.Length);
+
+    private static async Task WriteChunkedAsync(HttpContext context)
+    {
+        // Each flushed write is its own chunk: no Content-Length, so Kestrel uses chunked coding.
+        foreach (var part in ChunkedParts)
+        {
+            await context.Response.WriteAsync(part);
+            await context.Response.Body.FlushAsync();
+        }
     }
 
     private async Task<string> StallAsync()

@@ -80,6 +80,7 @@ internal sealed class ClosedLoopDriver
         var issueEnd = _run.IssueEnd;
         var buffer = ArrayPool<byte>.Shared.Rent(LoadRun.BodyBufferBytes);
         var request = _run.CreateRequestSource();
+        var connection = _run.CreateConnection();
         _run.Counters.AddWorker();
         try
         {
@@ -89,7 +90,7 @@ internal sealed class ClosedLoopDriver
                 && Interlocked.Increment(ref _issued) <= _maxRequests)
             {
                 _run.Counters.EnterFlight();
-                await _run.ExecuteAsync(Stopwatch.GetTimestamp(), buffer, request);
+                await _run.ExecuteAsync(Stopwatch.GetTimestamp(), buffer, request, connection);
                 _run.Counters.LeaveFlight();
 
                 // Reuse the linked source (and its timer) unless its timeout fired.
@@ -104,6 +105,7 @@ internal sealed class ClosedLoopDriver
         {
             _run.Counters.RemoveWorker();
             request.Dispose();
+            connection?.Dispose();
             ArrayPool<byte>.Shared.Return(buffer);
         }
     }

@@ -1,10 +1,12 @@
 using System.Diagnostics;
 using System.Net;
+using System.Runtime.CompilerServices;
 
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
-/// The state one run shares between its drivers, ticker and requests: the HttpClient, counters,
+/// The state one run shares between its drivers, ticker and requests: the HttpClient or the raw HTTP/1.1
+/// request and endpoint (see <see cref="LoadOptions.Transport"/>), counters,
 /// histograms, the start time and the token that ends the run. <see cref="ExecuteAsync"/> is the
 /// per-request hot path: no LINQ, no closures, a caller-owned buffer.
 /// </summary>
@@ -21,6 +23,9 @@ internal sealed class LoadRun : IDisposable
     private readonly CancellationTokenSource _issueEnd;
     private readonly Uri _target;
     private readonly Version _version;
+    private readonly EndPoint? _rawEndPoint;
+    private readonly byte[]? _rawRequest;
+    private readonly RawHttp11ConnectionPool? _rawPool;
 
     public LoadRun(LoadOptions options, CancellationToken cancellationToken)
     {
@@ -31,6 +36,15 @@ internal sealed class LoadRun : IDisposable
         _runEnd = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         _issueEnd = CancellationTokenSource.CreateLinkedTokenSource(_runEnd.Token);
         _client = new HttpClient(CreateHandler(options)) { Timeout = Timeout.InfiniteTimeSpan };
+        if (options.UsesRawHttp11)
+        {
+            _rawEndPoint = RawHttp11Connection.EndPointOf(options.Target);
+            _rawRequest = RawHttp11Connection.BuildRequest(options.Target);
+            if (options.Mode == LoadMode.OpenLoop)
+            {
+                _rawPool = new RawHttp11ConnectionPool(options.ConnectionLimit, _rawEndPoint, _rawRequest);
+            }
+        }
     }
 
     public LoadOptions Options { get; }
@@ -67,16 +81,38 @@ internal sealed class LoadRun : IDisposable
     public CancellationTokenSource CreateRequestSource() => CancellationTokenSource.CreateLinkedTokenSource(_runEnd.Token);
 
     /// <summary>
+    /// A closed-loop worker's own raw connection, or null when the run uses HttpClient (or the open loop's pool).
+    /// The worker disposes it.
+    /// </summary>
+    public RawHttp11Connection? CreateConnection() =>
+        _rawRequest is null || _rawPool is not null ? null : new RawHttp11Connection(_rawEndPoint!, _rawRequest);
+
+    /// <summary>
     /// Sends one GET, reads the body to its end and records the outcome. Latency runs from
     /// <paramref name="scheduledTimestamp"/> (the open loop's schedule, or the send time in a closed loop)
-    /// to the last body byte. Never throws.
+    /// to the last body byte. Never throws. Raw transport: on <paramref name="connection"/>, or (open loop)
+    /// on one from the pool, waiting for it within the request's timeout.
     /// </summary>
-    public async Task ExecuteAsync(long scheduledTimestamp, byte[] buffer, CancellationTokenSource request)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    public async ValueTask ExecuteAsync(long scheduledTimestamp, byte[] buffer, CancellationTokenSource request, RawHttp11Connection? connection)
     {
         var token = request.Token;
         request.CancelAfter(Options.RequestTimeout);
+        RawHttp11Connection? rented = null;
         try
         {
+            if (_rawRequest is not null)
+            {
+                if (connection is null)
+                {
+                    connection = rented = await _rawPool!.RentAsync(token);
+                }
+
+                var (statusCode, bodyBytes) = await connection.SendAsync(token);
+                Record(scheduledTimestamp, statusCode, bodyBytes);
+                return;
+            }
+
             using var message = new HttpRequestMessage(HttpMethod.Get, _target)
             {
                 Version = _version,
@@ -91,11 +127,7 @@ internal sealed class LoadRun : IDisposable
                 bytes += read;
             }
 
-            var end = Stopwatch.GetTimestamp();
-            var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
-            Counters.AddResponse((int)response.StatusCode, bytes);
-            Histogram.Record(latency);
-            Series.RecordResponse(SecondOf(end), latency);
+            Record(scheduledTimestamp, (int)response.StatusCode, bytes);
         }
 #pragma warning disable CA1031 // Every failure is an outcome to count, never a reason to stop the run.
         catch (Exception exception)
@@ -108,13 +140,30 @@ internal sealed class LoadRun : IDisposable
                 Series.RecordFailure(SecondOf(Stopwatch.GetTimestamp()));
             }
         }
+        finally
+        {
+            if (rented is not null)
+            {
+                _rawPool!.Return(rented);
+            }
+        }
     }
 
     public void Dispose()
     {
+        _rawPool?.Dispose();
         _client.Dispose();
         _issueEnd.Dispose();
         _runEnd.Dispose();
+    }
+
+    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes)
+    {
+        var end = Stopwatch.GetTimestamp();
+        var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
+        Counters.AddResponse(statusCode, bodyBytes);
+        Histogram.Record(latency);
+        Series.RecordResponse(SecondOf(end), latency);
     }
 
     private static SocketsHttpHandler CreateHandler(LoadOptions options)

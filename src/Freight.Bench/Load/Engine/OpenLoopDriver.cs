@@ -75,7 +75,7 @@ internal sealed class OpenLoopDriver
         using var request = _run.CreateRequestSource();
         try
         {
-            await _run.ExecuteAsync(due, buffer, request);
+            await _run.ExecuteAsync(due, buffer, request, connection: null);
         }
         finally
         {

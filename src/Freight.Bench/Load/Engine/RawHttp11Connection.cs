@@ -1,0 +1,428 @@
+using System.Buffers;
+using System.Buffers.Text;
+using System.Net;
+using System.Net.Sockets;
+using System.Runtime.CompilerServices;
+using System.Text;
+
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// One HTTP/1.1 keep-alive connection that sends a pre-built GET and reads the response (RFC 9112) over a
+/// reused receive buffer: status code, the framing headers, then the body by Content-Length, chunked
+/// coding or (neither) until the server closes. Bytes after the response (pipelined data) stay in the
+/// buffer for the next one. The socket is opened on first use, closed on any failure, on
+/// <c>Connection: close</c> and at <see cref="Dispose"/>, and reopened by the next request.
+/// Not thread-safe: one request at a time.
+/// </summary>
+internal sealed class RawHttp11Connection : IDisposable
+{
+    /// <summary>
+    /// Receive buffer: 16 KiB holds a small response in one read (as <see cref="LoadRun.BodyBufferBytes"/>)
+    /// and keeps 500 connections under 8 MiB.
+    /// </summary>
+    private const int InitialBufferBytes = 16 * 1024;
+
+    /// <summary>A response head longer than this is malformed; 64 KiB is HttpClient's default MaxResponseHeadersLength.</summary>
+    private const int MaxHeadBytes = 64 * 1024;
+
+    private readonly EndPoint _endPoint;
+    private readonly ReadOnlyMemory<byte> _request;
+    private byte[] _buffer = ArrayPool<byte>.Shared.Rent(InitialBufferBytes);
+    private Socket? _socket;
+
+    // Unread received bytes are _buffer[_start.._end).
+    private int _start;
+    private int _end;
+
+    // Bytes received since the current request was sent: none means a reused connection may be stale.
+    private long _received;
+
+    public RawHttp11Connection(EndPoint endPoint, ReadOnlyMemory<byte> request)
+    {
+        _endPoint = endPoint;
+        _request = request;
+    }
+
+    /// <summary>The GET every request sends, built once: <c>GET {path} HTTP/1.1</c> and <c>Host</c> (RFC 9112 §3, §3.2).</summary>
+    public static byte[] BuildRequest(Uri target) =>
+        Encoding.ASCII.GetBytes($"GET {target.PathAndQuery} HTTP/1.1\r\nHost: {target.Authority}\r\n\r\n");
+
+    /// <summary>Where <paramref name="target"/>'s connections go: its IP literal, or its name resolved at connect time.</summary>
+    public static EndPoint EndPointOf(Uri target) =>
+        IPAddress.TryParse(target.DnsSafeHost, out var address)
+            ? new IPEndPoint(address, target.Port)
+            : new DnsEndPoint(target.DnsSafeHost, target.Port);
+
+    /// <summary>
+    /// Sends the request and reads the whole response; returns its status code and body length (chunked:
+    /// the decoded data). A reused connection that the server closed while idle (no byte of a response
+    /// came back) is reopened and the request sent again, once. Throws <see cref="SocketException"/>
+    /// (refused, reset), <see cref="IOException"/> (closed mid-response), <see cref="InvalidDataException"/>
+    /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
+    /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<(int StatusCode, long BodyBytes)> SendAsync(CancellationToken token)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            var retryable = attempt == 0 && _socket is not null;
+            _received = 0;
+            try
+            {
+                if (_socket is null)
+                {
+                    await ConnectAsync(token);
+                }
+
+                await _socket!.SendAsync(_request, SocketFlags.None, token);
+                var response = await ReadResponseAsync(token);
+                if (response.StatusCode >= 0)
+                {
+                    return response;
+                }
+
+                // RFC 9112 §9.3.1: a client may retry a request (a GET is idempotent) on a connection closed before any response.
+                Close();
+                if (!retryable)
+                {
+                    throw new IOException("The server closed the connection before sending a response.");
+                }
+            }
+            catch (SocketException) when (retryable && _received == 0 && !token.IsCancellationRequested)
+            {
+                Close();
+            }
+            catch
+            {
+                Close();
+                throw;
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        Close();
+        var buffer = Interlocked.Exchange(ref _buffer, []);
+        if (buffer.Length > 0)
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private async ValueTask ConnectAsync(CancellationToken token)
+    {
+        // Dual-mode: connects to IPv4 and IPv6 endpoints alike.
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(_endPoint, token);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+
+        _socket = socket;
+        _start = _end = 0;
+    }
+
+    /// <summary>Reads one response; status −1 when the server closed the connection before sending a byte.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<(int StatusCode, long BodyBytes)> ReadResponseAsync(CancellationToken token)
+    {
+        while (true)
+        {
+            int headLength;
+            while ((headLength = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n\r\n"u8)) < 0)
+            {
+                if (!await FillAsync(growable: true, token))
+                {
+                    if (_received == 0 && _start == _end)
+                    {
+                        return (-1, 0);
+                    }
+
+                    throw new IOException("The server closed the connection in the middle of a response head.");
+                }
+            }
+
+            var head = ParseHead(_buffer.AsSpan(_start, headLength));
+            _start += headLength + 4;
+
+            // RFC 9110 §15.2: interim 1xx responses precede the final one (101 would switch protocols; GET never asks).
+            if (head.StatusCode < 200)
+            {
+                continue;
+            }
+
+            long bodyBytes;
+
+            // RFC 9112 §6.3: 204 and 304 have no body; chunked wins over Content-Length; neither means "until close".
+            if (head.StatusCode is 204 or 304)
+            {
+                bodyBytes = 0;
+            }
+            else if (head.Chunked)
+            {
+                bodyBytes = await ReadChunkedAsync(token);
+            }
+            else if (head.ContentLength >= 0)
+            {
+                await SkipAsync(head.ContentLength, token);
+                bodyBytes = head.ContentLength;
+            }
+            else
+            {
+                bodyBytes = await ReadToEndAsync(token);
+                head.KeepAlive = false;
+            }
+
+            if (!head.KeepAlive)
+            {
+                Close();
+            }
+
+            return (head.StatusCode, bodyBytes);
+        }
+    }
+
+    /// <summary>RFC 9112 §7.1: chunk-size [extensions] CRLF data CRLF … 0 CRLF, trailer lines, CRLF. Returns the data bytes.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<long> ReadChunkedAsync(CancellationToken token)
+    {
+        long total = 0;
+        while (true)
+        {
+            var lineLength = await ReadLineAsync(token);
+            var size = ParseChunkSize(_buffer.AsSpan(_start, lineLength));
+            _start += lineLength + 2;
+            if (size == 0)
+            {
+                break;
+            }
+
+            await SkipAsync(size, token);
+            total += size;
+            while (_end - _start < 2)
+            {
+                await FillOrThrowAsync(token);
+            }
+
+            if (_buffer[_start] != (byte)'\r' || _buffer[_start + 1] != (byte)'\n')
+            {
+                throw new InvalidDataException("Chunk data is not followed by CRLF.");
+            }
+
+            _start += 2;
+        }
+
+        // Trailer fields are skipped up to the empty line that ends the message.
+        int trailerLength;
+        do
+        {
+            trailerLength = await ReadLineAsync(token);
+            _start += trailerLength + 2;
+        }
+        while (trailerLength > 0);
+
+        return total;
+    }
+
+    /// <summary>Waits until a CRLF-terminated line starts at <see cref="_start"/>; returns its length without the CRLF.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<int> ReadLineAsync(CancellationToken token)
+    {
+        int length;
+        while ((length = _buffer.AsSpan(_start, _end - _start).IndexOf("\r\n"u8)) < 0)
+        {
+            await FillOrThrowAsync(token);
+        }
+
+        return length;
+    }
+
+    /// <summary>Consumes <paramref name="remaining"/> body bytes, buffered first, then as they arrive.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask SkipAsync(long remaining, CancellationToken token)
+    {
+        while (true)
+        {
+            var take = (int)Math.Min(_end - _start, remaining);
+            _start += take;
+            remaining -= take;
+            if (remaining == 0)
+            {
+                return;
+            }
+
+            await FillOrThrowAsync(token);
+        }
+    }
+
+    private async ValueTask<long> ReadToEndAsync(CancellationToken token)
+    {
+        long total = _end - _start;
+        _start = _end;
+        while (await FillAsync(growable: false, token))
+        {
+            total += _end - _start;
+            _start = _end;
+        }
+
+        return total;
+    }
+
+    private async ValueTask FillOrThrowAsync(CancellationToken token)
+    {
+        if (!await FillAsync(growable: true, token))
+        {
+            throw new IOException("The server closed the connection in the middle of a response.");
+        }
+    }
+
+    /// <summary>
+    /// Receives more bytes after the unread ones: makes room by rewinding (nothing unread), compacting, or,
+    /// when unread bytes fill the buffer (a long head or line), doubling it up to <see cref="MaxHeadBytes"/>.
+    /// False at end of stream.
+    /// </summary>
+    private async ValueTask<bool> FillAsync(bool growable, CancellationToken token)
+    {
+        if (_start == _end)
+        {
+            _start = _end = 0;
+        }
+        else if (_end == _buffer.Length)
+        {
+            if (_start > 0)
+            {
+                Buffer.BlockCopy(_buffer, _start, _buffer, 0, _end - _start);
+                _end -= _start;
+                _start = 0;
+            }
+            else if (growable && _buffer.Length < MaxHeadBytes)
+            {
+                var larger = ArrayPool<byte>.Shared.Rent(Math.Min(_buffer.Length * 2, MaxHeadBytes));
+                Buffer.BlockCopy(_buffer, 0, larger, 0, _end);
+                ArrayPool<byte>.Shared.Return(_buffer);
+                _buffer = larger;
+            }
+            else
+            {
+                throw new InvalidDataException($"A response head or chunk line is longer than {MaxHeadBytes} bytes.");
+            }
+        }
+
+        var read = await _socket!.ReceiveAsync(_buffer.AsMemory(_end), SocketFlags.None, token);
+        _end += read;
+        _received += read;
+        return read > 0;
+    }
+
+    private void Close()
+    {
+        _socket?.Dispose();
+        _socket = null;
+        _start = _end = 0;
+    }
+
+    /// <summary>RFC 9112 §4 status line, then §5 fields: only the ones that frame the message or end the connection.</summary>
+    private static ResponseHead ParseHead(ReadOnlySpan<byte> head)
+    {
+        var lineEnd = head.IndexOf("\r\n"u8);
+        var statusLine = lineEnd < 0 ? head : head[..lineEnd];
+
+        // HTTP-version SP 3DIGIT SP [reason-phrase]
+        if (statusLine.Length < 12 || !statusLine.StartsWith("HTTP/1."u8) || statusLine[8] != (byte)' '
+            || (statusLine.Length > 12 && statusLine[12] != (byte)' ')
+            || !Utf8Parser.TryParse(statusLine.Slice(9, 3), out int statusCode, out var consumed) || consumed != 3 || statusCode < 100)
+        {
+            throw new InvalidDataException("Malformed status line.");
+        }
+
+        // HTTP/1.1 persists by default, HTTP/1.0 only when asked (RFC 9112 §9.3).
+        var result = new ResponseHead { StatusCode = statusCode, ContentLength = -1, KeepAlive = statusLine[7] == (byte)'1' };
+        var fields = lineEnd < 0 ? [] : head[(lineEnd + 2)..];
+        while (!fields.IsEmpty)
+        {
+            var end = fields.IndexOf("\r\n"u8);
+            var line = end < 0 ? fields : fields[..end];
+            fields = end < 0 ? [] : fields[(end + 2)..];
+
+            var colon = line.IndexOf((byte)':');
+            if (colon <= 0)
+            {
+                throw new InvalidDataException("Malformed header field.");
+            }
+
+            var name = line[..colon];
+            var value = line[(colon + 1)..].Trim(" \t"u8);
+            if (Ascii.EqualsIgnoreCase(name, "Content-Length"u8))
+            {
+                if (!Utf8Parser.TryParse(value, out long length, out var used) || used != value.Length || length < 0)
+                {
+                    throw new InvalidDataException("Malformed Content-Length.");
+                }
+
+                result.ContentLength = length;
+            }
+            else if (Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8))
+            {
+                // The final coding decides the framing (RFC 9112 §6.3 item 4).
+                var last = value[(value.LastIndexOf((byte)',') + 1)..].Trim(" \t"u8);
+                result.Chunked = Ascii.EqualsIgnoreCase(last, "chunked"u8);
+            }
+            else if (Ascii.EqualsIgnoreCase(name, "Connection"u8))
+            {
+                ApplyConnectionOptions(value, ref result);
+            }
+        }
+
+        return result;
+    }
+
+    private static void ApplyConnectionOptions(ReadOnlySpan<byte> value, ref ResponseHead head)
+    {
+        while (!value.IsEmpty)
+        {
+            var comma = value.IndexOf((byte)',');
+            var option = (comma < 0 ? value : value[..comma]).Trim(" \t"u8);
+            value = comma < 0 ? [] : value[(comma + 1)..];
+            if (Ascii.EqualsIgnoreCase(option, "close"u8))
+            {
+                head.KeepAlive = false;
+            }
+            else if (Ascii.EqualsIgnoreCase(option, "keep-alive"u8))
+            {
+                head.KeepAlive = true;
+            }
+        }
+    }
+
+    /// <summary>chunk-size is hex (RFC 9112 §7.1); chunk extensions after it (";name=value", after optional whitespace) are ignored.</summary>
+    private static long ParseChunkSize(ReadOnlySpan<byte> line)
+    {
+        if (!Utf8Parser.TryParse(line, out ulong size, out var consumed, 'x') || consumed == 0 || size > long.MaxValue)
+        {
+            throw new InvalidDataException("Malformed chunk size.");
+        }
+
+        var rest = line[consumed..].TrimStart(" \t"u8);
+        if (!rest.IsEmpty && rest[0] != (byte)';')
+        {
+            throw new InvalidDataException("Malformed chunk size.");
+        }
+
+        return (long)size;
+    }
+
+    private struct ResponseHead
+    {
+        public int StatusCode;
+        public long ContentLength;
+        public bool Chunked;
+        public bool KeepAlive;
+    }
+}

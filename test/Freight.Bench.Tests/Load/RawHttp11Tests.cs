@@ -1,0 +1,224 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using Freight.Bench.Load.Engine;
+
+namespace Freight.Bench.Tests.Load;
+
+/// <summary>
+/// The raw HTTP/1.1 transport (the default for http:// at 1.1) against real Kestrel, and against a raw
+/// socket server for what Kestrel never does: idle connections closed silently, malformed responses.
+/// </summary>
+public sealed class RawHttp11Tests
+{
+    [Fact]
+    public async Task ChunkedResponse_CountBounded_EveryResponseDecodedToItsDataBytes()
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/chunked"),
+            Transport = LoadTransport.RawHttp11,
+            Connections = 4,
+            MaxRequests = 200,
+        });
+
+        Assert.Equal(200, result.StatusCodes[200]);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors + result.CancelledAtEnd);
+        Assert.Equal(200 * LoadTestServer.ChunkedBodyBytes, result.BodyBytes);
+    }
+
+    [Fact]
+    public async Task LargeBody_OneMebibyte_ByteCountExact()
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/large"),
+            Connections = 2,
+            MaxRequests = 20,
+        });
+
+        Assert.Equal(20, result.StatusCodes[200]);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
+        Assert.Equal(20L * LoadTestServer.LargeBodyBytes, result.BodyBytes);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task ConnectionClose_CountBounded_ReconnectsAndCompletesExactlyN(bool openLoop)
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/close"),
+            Connections = 4,
+            RatePerSecond = openLoop ? 400 : null,
+            MaxRequests = 300,
+        });
+
+        Assert.Equal(300, result.StatusCodes[200]);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors + result.Dropped);
+        Assert.Equal(300L * "closing".Length, result.BodyBytes);
+    }
+
+    [Fact]
+    public async Task NotFoundWithBody_TalliedAsResponseWithItsBody()
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/missing"),
+            Connections = 2,
+            MaxRequests = 100,
+        });
+
+        Assert.Equal(new Dictionary<int, long> { [404] = 100 }, result.StatusCodes);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
+        Assert.Equal(100L * LoadTestServer.MissingBody.Length, result.BodyBytes);
+    }
+
+    [Fact]
+    public async Task IdleConnectionClosedWithoutNotice_RequestRetriedOnANewConnection()
+    {
+        // Keep-alive by the headers, yet the server closes each connection after one response.
+        const string Response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+        await using var server = RawServer.Start(Response, closeAfterResponse: true);
+
+        var result = await LoadEngine.RunAsync(new LoadOptions { Target = server.Url, MaxRequests = 20 });
+
+        Assert.Equal(20, result.StatusCodes[200]);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
+        Assert.Equal(40, result.BodyBytes);
+    }
+
+    [Fact]
+    public async Task PipelinedExtraResponseBytes_KeptForTheNextResponse()
+    {
+        // Every request gets two responses' worth of chunked bytes in one write; the second stays buffered
+        // and answers the next request, which leaves the server's next write buffered in turn.
+        const string One = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n";
+        await using var server = RawServer.Start(One + One, closeAfterResponse: false);
+
+        var result = await LoadEngine.RunAsync(new LoadOptions { Target = server.Url, MaxRequests = 10 });
+
+        Assert.Equal(10, result.StatusCodes[200]);
+        Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
+        Assert.Equal(50, result.BodyBytes);
+    }
+
+    [Theory]
+    [InlineData("garbage\r\n\r\n")]
+    [InlineData("HTTP/1.1 200 OK\r\nContent-Length: nope\r\n\r\n")]
+    [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")]
+    public async Task MalformedResponse_CountedAsErrorNotCrash(string response)
+    {
+        await using var server = RawServer.Start(response, closeAfterResponse: false);
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url,
+            MaxRequests = 5,
+            RequestTimeout = TimeSpan.FromSeconds(5),
+        });
+
+        Assert.Equal(5, result.Errors);
+        Assert.Empty(result.StatusCodes);
+        Assert.Contains("InvalidDataException", result.FirstError, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Validate_RawHttp11OverHttps_Throws()
+    {
+        var options = new LoadOptions { Target = new Uri("https://127.0.0.1:1/"), MaxRequests = 1, Transport = LoadTransport.RawHttp11 };
+
+        Assert.Throws<ArgumentException>(options.Validate);
+    }
+
+    /// <summary>Answers every request head (up to CRLFCRLF) with the same canned bytes.</summary>
+    private sealed class RawServer : IAsyncDisposable
+    {
+        private readonly TcpListener _listener;
+        private readonly byte[] _response;
+        private readonly bool _closeAfterResponse;
+        private readonly Task _accepting;
+
+        private RawServer(string response, bool closeAfterResponse)
+        {
+            _response = Encoding.ASCII.GetBytes(response);
+            _closeAfterResponse = closeAfterResponse;
+            _listener = new TcpListener(IPAddress.Loopback, 0);
+            _listener.Start();
+            _accepting = AcceptAsync();
+        }
+
+        public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/raw");
+
+        public static RawServer Start(string response, bool closeAfterResponse) => new(response, closeAfterResponse);
+
+        public async ValueTask DisposeAsync()
+        {
+            _listener.Stop();
+            await _accepting;
+        }
+
+        private async Task AcceptAsync()
+        {
+            try
+            {
+                while (true)
+                {
+                    var socket = await _listener.AcceptSocketAsync();
+                    _ = ServeAsync(socket);
+                }
+            }
+            catch (Exception exception) when (exception is SocketException or ObjectDisposedException)
+            {
+                // Stopped.
+            }
+        }
+
+        private async Task ServeAsync(Socket socket)
+        {
+            using (socket)
+            {
+                var buffer = new byte[4096];
+                var pending = new StringBuilder();
+                try
+                {
+                    while (true)
+                    {
+                        var read = await socket.ReceiveAsync(buffer, SocketFlags.None);
+                        if (read == 0)
+                        {
+                            return;
+                        }
+
+                        pending.Append(Encoding.ASCII.GetString(buffer, 0, read));
+                        int end;
+                        while ((end = pending.ToString().IndexOf("\r\n\r\n", StringComparison.Ordinal)) >= 0)
+                        {
+                            pending.Remove(0, end + 4);
+                            await socket.SendAsync(_response, SocketFlags.None);
+                            if (_closeAfterResponse)
+                            {
+                                // Let the response reach the client before the FIN, as an idle-timeout close would.
+                                socket.Shutdown(SocketShutdown.Both);
+                                return;
+                            }
+                        }
+                    }
+                }
+                catch (SocketException)
+                {
+                    // The client went away.
+                }
+            }
+        }
+    }
+}
