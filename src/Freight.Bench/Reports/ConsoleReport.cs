@@ -76,7 +76,7 @@ public static class ConsoleReport
             ratios.Add(
             [
                 ratio.Name,
-                ratio.Value is { } v ? F(v, ratio.Unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : "0.00") + ratio.Unit : "n/a",
+                ratio.Value is { } v ? F(v, ratio.Unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0") + ratio.Unit : "n/a",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
                 ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {ratio.GoalMet switch { true => "met", false => "MISSED", null => "not measured" }}" : "",
             ]);
