@@ -214,7 +214,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         {
             Scenario = scenario.Id,
             Parameters = Parameters(scenario, payloadBytes),
-            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Published = scenario.Published,
             Verified = failure is null,
             Error = failure,
         };

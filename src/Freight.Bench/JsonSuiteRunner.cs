@@ -89,7 +89,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
                 ["protocol"] = "http/1.1",
                 ["direction"] = "download",
             },
-            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Published = scenario.Published,
             Verified = failure is null,
             Error = failure,
         };

@@ -186,7 +186,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, 
                 ["scheme"] = "http",
                 ["protocol"] = "http/1.1",
             },
-            Published = scenario.Published is { } p ? new PublishedResult(p.Value, p.Unit, p.Study, p.Label) : null,
+            Published = scenario.Published,
             Runs = 1,
             Transfers = (int)load.Responses,
             // A load row verifies when every answer was the endpoint's 200; failures are data, counted apart.

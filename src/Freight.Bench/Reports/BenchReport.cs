@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using Freight.Bench.Scenarios;
 
 namespace Freight.Bench.Reports;
 
@@ -125,8 +126,6 @@ public sealed record Percentiles(double P50, double P75, double P90, double P99,
     }
 }
 
-public sealed record PublishedResult(double Value, string Unit, int Study, string Label);
-
 public sealed class ScenarioResult
 {
     public required string Scenario { get; init; }
@@ -173,7 +172,7 @@ public sealed class ScenarioResult
 
     public SideCost? Client { get; set; }
 
-    public PublishedResult? Published { get; init; }
+    public PublishedFigure? Published { get; init; }
 }
 
 /// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
