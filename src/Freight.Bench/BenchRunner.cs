@@ -220,10 +220,8 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         };
 
         // A figure from a run whose bytes did not verify is not reported.
-        if (failure is not null || samples.Count == 0)
+        if (result.FailsWithoutFigures(samples.Count))
         {
-            result.Verified = false;
-            result.Error ??= "no run completed";
             return result;
         }
 

@@ -93,10 +93,10 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
             Verified = failure is null,
             Error = failure,
         };
-        if (failure is not null || samples.Count == 0)
+
+        // A figure from a run whose bytes did not verify is not reported.
+        if (result.FailsWithoutFigures(samples.Count))
         {
-            result.Verified = false;
-            result.Error ??= "no run completed";
             return result;
         }
 

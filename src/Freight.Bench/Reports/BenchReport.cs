@@ -173,6 +173,22 @@ public sealed class ScenarioResult
     public SideCost? Client { get; set; }
 
     public PublishedFigure? Published { get; init; }
+
+    /// <summary>
+    /// True, and the row marked not verified, when its scenario failed or completed no run: such a row
+    /// carries no figure.
+    /// </summary>
+    public bool FailsWithoutFigures(int completedRuns)
+    {
+        if (Error is null && completedRuns > 0)
+        {
+            return false;
+        }
+
+        Verified = false;
+        Error ??= "no run completed";
+        return true;
+    }
 }
 
 /// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
