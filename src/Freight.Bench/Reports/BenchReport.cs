@@ -166,6 +166,18 @@ public sealed class ScenarioResult
 
     public long? SocketErrors { get; set; }
 
+    /// <summary>
+    /// Responses that were not what the scenario asked for (load scenarios): a status other than the expected
+    /// one, or a body that did not match the expected bytes. Such responses count nowhere else as success.
+    /// </summary>
+    public long? BadResponses { get; set; }
+
+    /// <summary>Load scenarios: latency of the first response of the first measured run (a fresh connection), as crank's "first request".</summary>
+    public double? FirstRequestSeconds { get; set; }
+
+    /// <summary>Load scenarios: the server's runtime counters over the measured runs (crank-style rows); null where the server exposes none.</summary>
+    public ServerCounters? Counters { get; set; }
+
     public long? Timeouts { get; set; }
 
     public long? Errors { get; set; }
@@ -189,6 +201,49 @@ public sealed class ScenarioResult
         Error ??= "no run completed";
         return true;
     }
+}
+
+/// <summary>
+/// The server's runtime counters over the measured part of a load scenario, the rows of the ASP.NET
+/// benchmark tables (study 4). Rates are per second of the run; levels are the highest sampled; counts
+/// are collections during the run. CPU % is of one core (200 = both cores of a 2-core machine). A peer
+/// (nginx) has only what its process exposes through /proc: CPU and working set.
+/// </summary>
+public sealed record ServerCounters
+{
+    public double? CpuPercent { get; init; }
+
+    public double? CpuPercentMax { get; init; }
+
+    public long? WorkingSetBytes { get; init; }
+
+    public long? GcHeapBytes { get; init; }
+
+    public int? Gen0Collections { get; init; }
+
+    public int? Gen1Collections { get; init; }
+
+    public int? Gen2Collections { get; init; }
+
+    public long? Gen0SizeBytes { get; init; }
+
+    public long? Gen1SizeBytes { get; init; }
+
+    public long? Gen2SizeBytes { get; init; }
+
+    public long? LohSizeBytes { get; init; }
+
+    public double? AllocationBytesPerSecond { get; init; }
+
+    public int? ThreadPoolThreads { get; init; }
+
+    public long? ThreadPoolQueueLength { get; init; }
+
+    public double? WorkItemsPerSecond { get; init; }
+
+    public double? LockContentionsPerSecond { get; init; }
+
+    public double? ExceptionsPerSecond { get; init; }
 }
 
 /// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
