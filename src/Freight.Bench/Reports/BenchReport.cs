@@ -113,6 +113,9 @@ public sealed record Percentiles(double P50, double P75, double P90, double P99,
     /// <summary>p99.9, where the source measured it (load engine histograms).</summary>
     public double? P999 { get; init; }
 
+    /// <summary>Mean latency, where the source measured it (load engine histograms, wrk).</summary>
+    public double? Mean { get; init; }
+
     public static Percentiles? Of(IReadOnlyList<double> values)
     {
         if (values.Count == 0)
