@@ -106,6 +106,9 @@ public sealed class FreightServer : IAsyncDisposable
         });
         builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton<LabPayloads>();
+        builder.Services.AddSingleton<LabStaticFiles>();
+        builder.Services.AddSingleton<LabStaticFileProvider>();
+        builder.Services.AddSingleton(new Freight.Downloads.FileCache(options.FileCache));
         builder.Services.AddSingleton<Lab.Json.LabJsonGates>();
         // Started in StartAsync; the container stops it (Dispose joins its thread) when the app is disposed.
         builder.Services.AddSingleton<Freight.Metrics.RuntimeSampler>();
@@ -119,6 +122,7 @@ public sealed class FreightServer : IAsyncDisposable
 
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();
+        app.UseLabStaticFiles();
         app.MapLab();
         app.MapControllers();
         return new FreightServer(app, options, certificate);
@@ -129,6 +133,7 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
+        Freight.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
         App.Services.GetRequiredService<Freight.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);
     }

@@ -37,6 +37,9 @@ public sealed class FreightServerOptions
     /// </summary>
     public int TransportBlockBytes { get; set; } = 64 * 1024;
 
+    /// <summary>What Freight's download path keeps per file (small files whole, header values for all).</summary>
+    public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
+
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();
 
@@ -83,6 +86,11 @@ public sealed class FreightServerOptions
         if (TransportBlockBytes != 0 && TransportBlockBytes is < 4096 or > 1024 * 1024)
         {
             errors.Add($"Freight:TransportBlockBytes is {TransportBlockBytes}: use 0 (Kestrel's stock pool) or 4096 to 1048576.");
+        }
+
+        if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero)
+        {
+            errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1 and RevalidateAfter ≥ 0.");
         }
 
         Multipart.Validate(errors);

@@ -15,6 +15,7 @@ public static class LabEndpoints
         lab.MapLabDownloads();
         lab.MapLabUploads();
         lab.MapLabJson();
+        lab.MapLabStatic(); // study 4's static/* (static/staticfiles is the stock middleware, see UseLabStaticFiles)
         lab.MapLabThreads(); // study 3's threads/* and the sampler's metrics/samples
         // Cumulative process counters; the bench reads them before and after each run.
         lab.MapGet("/metrics", () => TypedResults.Ok(RuntimeSnapshot.Capture()));

@@ -5,7 +5,10 @@ namespace Freight.Metrics;
 /// gaps, so a poller that merges by sequence can tell whether it has missed any. Counters named
 /// "Collections", <see cref="CpuSeconds"/>, <see cref="LockContentions"/>, <see cref="AllocatedBytes"/>,
 /// <see cref="ThreadPoolCompletedWorkItems"/> and <see cref="DiskWriteBytes"/> are cumulative since the
-/// process started; the rest are levels at <see cref="Timestamp"/>. -1 where the platform has no value.
+/// process started, <see cref="ExceptionCount"/> since <see cref="ExceptionCounter.Install"/>; the rest are
+/// levels at <see cref="Timestamp"/> (the generation sizes as the last GC left them, see <see cref="RuntimeSnapshot"/>).
+/// -1 where the platform has no value, and for the parameters after <see cref="DiskWriteBytes"/> when the
+/// server that answered predates them.
 /// </summary>
 public sealed record RuntimeSample(
     long Sequence,
@@ -24,4 +27,10 @@ public sealed record RuntimeSample(
     int Gen2Collections,
     long LockContentions,
     long AllocatedBytes,
-    long DiskWriteBytes);
+    long DiskWriteBytes,
+    long ExceptionCount = -1,
+    long Gen0SizeBytes = -1,
+    long Gen1SizeBytes = -1,
+    long Gen2SizeBytes = -1,
+    long LohSizeBytes = -1,
+    long PohSizeBytes = -1);

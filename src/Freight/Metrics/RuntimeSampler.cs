@@ -134,7 +134,6 @@ public sealed class RuntimeSampler : IDisposable
         BeforeSample?.Invoke();
         var snapshot = RuntimeSnapshot.Capture();
         var elapsed = _clock.Elapsed;
-        var completedWorkItems = ThreadPool.CompletedWorkItemCount;
 
         // CPU time over wall time since the previous sample. The two clocks are read a few microseconds apart,
         // so over a short period the ratio can stray just past its bounds: clamp to what the machine can do.
@@ -154,7 +153,7 @@ public sealed class RuntimeSampler : IDisposable
                 cpuPercent,
                 snapshot.ThreadPoolThreads,
                 snapshot.ThreadPoolQueueLength,
-                completedWorkItems,
+                snapshot.CompletedWorkItems,
                 snapshot.ProcessThreads,
                 snapshot.WorkingSetBytes,
                 snapshot.GcHeapBytes,
@@ -163,7 +162,13 @@ public sealed class RuntimeSampler : IDisposable
                 snapshot.Gen2Collections,
                 snapshot.LockContentions,
                 snapshot.AllocatedBytes,
-                snapshot.DiskWriteBytes);
+                snapshot.DiskWriteBytes,
+                snapshot.ExceptionCount,
+                snapshot.Gen0SizeBytes,
+                snapshot.Gen1SizeBytes,
+                snapshot.Gen2SizeBytes,
+                snapshot.LohSizeBytes,
+                snapshot.PohSizeBytes);
             _ring[(sample.Sequence - 1) % _ring.Length] = sample;
             _lastSequence = sample.Sequence;
             return sample;

@@ -6,6 +6,15 @@ namespace Freight.Metrics;
 /// Cumulative process counters read in-process at one instant. The bench takes one before and one
 /// after a run and reports the difference, so it can say what the server spent per GiB moved.
 /// </summary>
+/// <remarks>
+/// Cumulative: <see cref="CpuSeconds"/>, <see cref="AllocatedBytes"/>, the "Collections" counts,
+/// <see cref="LockContentions"/>, <see cref="DiskWriteBytes"/>, <see cref="ExceptionCount"/> (since
+/// <see cref="ExceptionCounter.Install"/>) and <see cref="CompletedWorkItems"/>. The rest are levels. The
+/// generation sizes are what the last GC left in each (<see cref="GCGenerationInfo.SizeAfterBytes"/>, what
+/// dotnet-counters shows as gen-N-size): they change only when a GC runs, and are 0 before the first.
+/// The parameters after <see cref="DiskWriteBytes"/> default to -1 ("no value"), which is what a reader
+/// gets from a server that predates them.
+/// </remarks>
 public sealed record RuntimeSnapshot(
     double CpuSeconds,
     long AllocatedBytes,
@@ -18,12 +27,21 @@ public sealed record RuntimeSnapshot(
     long ThreadPoolQueueLength,
     long LockContentions,
     int ProcessThreads,
-    long DiskWriteBytes)
+    long DiskWriteBytes,
+    long ExceptionCount = -1,
+    long CompletedWorkItems = -1,
+    long Gen0SizeBytes = -1,
+    long Gen1SizeBytes = -1,
+    long Gen2SizeBytes = -1,
+    long LohSizeBytes = -1,
+    long PohSizeBytes = -1)
 {
     /// <summary>Reads the counters of the current process.</summary>
     public static RuntimeSnapshot Capture()
     {
+        ExceptionCounter.Install();
         var (threads, diskWrites) = ReadProcFs();
+        var generations = GC.GetGCMemoryInfo().GenerationInfo;
         return new RuntimeSnapshot(
             Environment.CpuUsage.TotalTime.TotalSeconds,
             GC.GetTotalAllocatedBytes(precise: false),
@@ -36,8 +54,19 @@ public sealed record RuntimeSnapshot(
             ThreadPool.PendingWorkItemCount,
             Monitor.LockContentionCount,
             threads,
-            diskWrites);
+            diskWrites,
+            ExceptionCounter.Count,
+            ThreadPool.CompletedWorkItemCount,
+            SizeAfter(generations, 0),
+            SizeAfter(generations, 1),
+            SizeAfter(generations, 2),
+            SizeAfter(generations, 3),
+            SizeAfter(generations, 4));
     }
+
+    // Generations 0-2, then the large and pinned object heaps (the runtime's order); -1 should a runtime report fewer.
+    private static long SizeAfter(ReadOnlySpan<GCGenerationInfo> generations, int index) =>
+        index < generations.Length ? generations[index].SizeAfterBytes : -1;
 
     // Linux only: thread count from /proc/self/status and bytes this process caused to be written to
     // storage from /proc/self/io; -1 where unavailable.
