@@ -1,12 +1,14 @@
 using Freight.Bench;
 using Freight.Bench.Measure;
+using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
-// freight serve | bench — see README.md.
+// freight serve | bench | compare — see README.md.
 const string Usage = """
     usage: freight <command> [options]
       serve   run the file transfer service and the lab (--urls, --data-dir, --max-body-bytes, --fsync true)
       bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
+      compare show bench result files side by side, crank-style, or scenarios of one run (freight compare --help)
     """;
 
 if (args.Length == 0 || args[0] is "-h" or "--help" or "help")
@@ -45,6 +47,9 @@ switch (args[0])
             };
             return await new BenchRunner(options, Console.Out).RunAsync(cancel.Token);
         }
+
+    case "compare":
+        return await CompareCommand.RunAsync(rest, Console.Out, Console.Error);
 
     case "tcp-sink":
         // Internal: the far end of the bench's TCP ceiling probe (started by freight bench).

@@ -1,0 +1,54 @@
+namespace Freight.Bench.Reports;
+
+/// <summary>
+/// The rows of <c>freight compare</c>, in crank's order: the server's counters first, then the load figures, then
+/// the transfer costs. Summaries contribute their median. Rows with no value in any column are skipped, so a
+/// transfer table and a load table each show only what their scenario measured.
+/// </summary>
+public static class CompareMetrics
+{
+    private const double MiB = 1024 * 1024;
+    private const double Milliseconds = 1000;
+
+    public static readonly IReadOnlyList<CompareMetric> All =
+    [
+        new("CPU usage (%)", CompareDirection.None, r => r.Counters?.CpuPercent),
+        new("CPU max (%)", CompareDirection.None, r => r.Counters?.CpuPercentMax),
+
+        // Transfer rows carry no counters but their server side saw the same levels: show them in the same rows.
+        new("working set (MiB)", CompareDirection.LowerIsBetter, r => (r.Counters?.WorkingSetBytes ?? r.Server?.WorkingSetBytesMax) / MiB),
+        new("GC heap (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.GcHeapBytes / MiB),
+        new("gen 0 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen0Collections ?? r.Server?.Gen0, Integer: true),
+        new("gen 1 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen1Collections ?? r.Server?.Gen1, Integer: true),
+        new("gen 2 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen2Collections ?? r.Server?.Gen2, Integer: true),
+
+        // Gen 0's size is the budget the GC chose, not memory kept: no better direction.
+        new("gen 0 size (MiB)", CompareDirection.None, r => r.Counters?.Gen0SizeBytes / MiB),
+        new("gen 1 size (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.Gen1SizeBytes / MiB),
+        new("gen 2 size (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.Gen2SizeBytes / MiB),
+        new("LOH size (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.LohSizeBytes / MiB),
+        new("allocation rate (MiB/s)", CompareDirection.None, r => r.Counters?.AllocationBytesPerSecond / MiB),
+        new("thread pool threads", CompareDirection.None, r => r.Counters?.ThreadPoolThreads ?? r.Server?.ThreadPoolThreadsMax, Integer: true),
+        new("lock contention (/s)", CompareDirection.LowerIsBetter, r => r.Counters?.LockContentionsPerSecond),
+        new("thread pool queue length", CompareDirection.LowerIsBetter, r => r.Counters?.ThreadPoolQueueLength, Integer: true),
+        new("work items (/s)", CompareDirection.None, r => r.Counters?.WorkItemsPerSecond),
+        new("exceptions (/s)", CompareDirection.LowerIsBetter, r => r.Counters?.ExceptionsPerSecond),
+
+        new("requests/s", CompareDirection.HigherIsBetter, r => r.RequestsPerSecond?.Median),
+        new("throughput (MiB/s)", CompareDirection.HigherIsBetter, r => r.BytesPerSecond?.Median / MiB),
+        new("mean latency (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Mean * Milliseconds),
+        new("latency p50 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P50 * Milliseconds),
+        new("latency p75 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P75 * Milliseconds),
+        new("latency p90 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P90 * Milliseconds),
+        new("latency p99 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P99 * Milliseconds),
+        new("latency p99.9 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P999 * Milliseconds),
+        new("latency max (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Max * Milliseconds),
+        new("bad responses", CompareDirection.LowerIsBetter, r => r.BadResponses, Integer: true),
+        new("socket errors", CompareDirection.LowerIsBetter, r => r.SocketErrors, Integer: true),
+        new("first request (ms)", CompareDirection.LowerIsBetter, r => r.FirstRequestSeconds * Milliseconds),
+        new("TTFB (ms)", CompareDirection.LowerIsBetter, r => r.TimeToFirstByteSeconds?.Median * Milliseconds),
+        new("server CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Server?.CpuSecondsPerGiB),
+        new("client CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Client?.CpuSecondsPerGiB),
+        new("server allocated per transfer (KiB)", CompareDirection.LowerIsBetter, r => r.Server?.AllocatedBytesPerTransfer / 1024),
+    ];
+}

@@ -1,0 +1,249 @@
+using System.Globalization;
+using System.Text;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>
+/// <c>freight compare</c>'s tables, crank-style: one column per result file (or per scenario of one run), one
+/// row per metric, each later column with its change against the first and a mark when that change is an
+/// improvement (✓) or a regression (✗) beyond the noise band.
+/// </summary>
+public static class CompareReport
+{
+    public const string Better = "✓";
+
+    public const string Worse = "✗";
+
+    /// <summary>
+    /// Changes smaller than this (in %) are shown but not marked. 1% keeps rounding and a quiet machine's wobble
+    /// unmarked; the min–max spread of a 2-core run is often wider, so <c>--noise</c> can raise it.
+    /// </summary>
+    public const double DefaultNoisePercent = 1;
+
+    /// <summary>Compares files: results matched by scenario id and label; the first source is the base.</summary>
+    public static string CompareFiles(IReadOnlyList<CompareSource> sources, bool markdown = false, double noisePercent = DefaultNoisePercent)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        if (sources.Count < 2)
+        {
+            throw new ArgumentException("Comparing files needs at least two.", nameof(sources));
+        }
+
+        var headers = sources.Select(s => s.Name).ToArray();
+        var indexes = sources.Select(s => Index(s.Report.Results, CompareKey.Of)).ToArray();
+        var tables = new List<CompareTable>();
+        var unmatched = new List<string>();
+        foreach (var key in indexes[0].Keys)
+        {
+            var columns = indexes.Select(i => i.GetValueOrDefault(key)).ToArray();
+            if (columns.Skip(1).All(c => c is null))
+            {
+                unmatched.Add($"only in {headers[0]}: {key}");
+                continue;
+            }
+
+            tables.Add(Table(key.ToString(), headers, columns, markdown, noisePercent));
+        }
+
+        AddMissingFromBase(indexes, headers, unmatched, "");
+        return Render(tables, unmatched, markdown, noisePercent, "no scenario appears in the first file and another");
+    }
+
+    /// <summary>
+    /// Compares scenarios within each source: one column per scenario id (the first is the base), results
+    /// matched by their label (or, without one, all their parameters).
+    /// </summary>
+    public static string CompareScenarios(IReadOnlyList<CompareSource> sources, IReadOnlyList<string> scenarios, bool markdown = false, double noisePercent = DefaultNoisePercent)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        ArgumentNullException.ThrowIfNull(scenarios);
+        if (sources.Count == 0 || scenarios.Count < 2)
+        {
+            throw new ArgumentException("Comparing scenarios needs a source and at least two scenarios.", nameof(scenarios));
+        }
+
+        var title = string.Join(" vs ", scenarios);
+        var tables = new List<CompareTable>();
+        var unmatched = new List<string>();
+        foreach (var source in sources)
+        {
+            // With several files every heading and listing says which file it is about.
+            var suffix = sources.Count > 1 ? $" ({source.Name})" : "";
+            var indexes = scenarios.Select(id => Index(source.Report.Results.Where(r => r.Scenario == id), CompareKey.LabelOf)).ToArray();
+            for (var i = 0; i < scenarios.Count; i++)
+            {
+                if (indexes[i].Count == 0)
+                {
+                    unmatched.Add($"not in {source.Name}: {scenarios[i]}");
+                }
+            }
+
+            foreach (var label in indexes[0].Keys)
+            {
+                var columns = indexes.Select(i => i.GetValueOrDefault(label)).ToArray();
+                if (columns.Skip(1).All(c => c is null))
+                {
+                    unmatched.Add($"only in {scenarios[0]}{suffix}: {label}");
+                    continue;
+                }
+
+                tables.Add(Table($"{title} — {label}{suffix}", scenarios, columns, markdown, noisePercent));
+            }
+
+            AddMissingFromBase(indexes, scenarios, unmatched, suffix);
+        }
+
+        return Render(tables, unmatched, markdown, noisePercent, $"no label is measured by {scenarios[0]} and another of the scenarios");
+    }
+
+    /// <summary>The first result per key, in the order the file lists them.</summary>
+    private static Dictionary<TKey, ScenarioResult> Index<TKey>(IEnumerable<ScenarioResult> results, Func<ScenarioResult, TKey> key)
+        where TKey : notnull
+    {
+        var index = new Dictionary<TKey, ScenarioResult>();
+        foreach (var result in results)
+        {
+            index.TryAdd(key(result), result);
+        }
+
+        return index;
+    }
+
+    /// <summary>Keys the base lacks: "only in X" when one column has them, "not in BASE" when several do.</summary>
+    private static void AddMissingFromBase<TKey>(Dictionary<TKey, ScenarioResult>[] indexes, IReadOnlyList<string> names, List<string> unmatched, string suffix)
+        where TKey : notnull
+    {
+        var seen = new HashSet<TKey>(indexes[0].Keys);
+        for (var i = 1; i < indexes.Length; i++)
+        {
+            foreach (var key in indexes[i].Keys.Where(seen.Add))
+            {
+                var holders = Enumerable.Range(1, indexes.Length - 1).Where(j => indexes[j].ContainsKey(key)).ToArray();
+                unmatched.Add(holders.Length == 1 ? $"only in {names[i]}{suffix}: {key}" : $"not in {names[0]}{suffix}: {key}");
+            }
+        }
+    }
+
+    private static CompareTable Table(string title, IReadOnlyList<string> headers, ScenarioResult?[] columns, bool markdown, double noisePercent)
+    {
+        var table = new CompareTable(title, ["metric", .. headers]);
+
+        // A result that did not verify carries no figures: say so rather than leave its column blank.
+        if (columns.Any(c => c is { Verified: false }))
+        {
+            table.Rows.Add(["verified", .. columns.Select(c => c is null ? "" : c.Verified ? "yes" : "NO")]);
+        }
+
+        foreach (var metric in CompareMetrics.All)
+        {
+            var values = columns.Select(c => c is null ? null : metric.Value(c)).ToArray();
+            if (values.All(v => v is null))
+            {
+                continue;
+            }
+
+            var row = new string[values.Length + 1];
+            row[0] = metric.Name;
+            row[1] = values[0] is { } first ? Number(first, metric) : "-";
+            for (var i = 1; i < values.Length; i++)
+            {
+                row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent);
+            }
+
+            table.Rows.Add(row);
+        }
+
+        return table;
+    }
+
+    /// <summary>"101,902 (+14.18%) ✓": the value, its change against the base, and the verdict beyond the noise band.</summary>
+    internal static string Cell(double? baseValue, double? value, CompareMetric metric, bool markdown, double noisePercent)
+    {
+        if (value is not { } v)
+        {
+            return "-";
+        }
+
+        if (baseValue is not { } b)
+        {
+            return Number(v, metric);
+        }
+
+        string change;
+        double relative;
+        if (b == 0)
+        {
+            // No percentage of zero: show the absolute difference, and any difference counts as beyond the band.
+            var difference = v - b;
+            change = (difference < 0 ? "-" : "+") + Number(Math.Abs(difference), metric);
+            relative = difference == 0 ? 0 : difference > 0 ? double.PositiveInfinity : double.NegativeInfinity;
+        }
+        else
+        {
+            // Judge the rounded figure, so a shown "+1.00%" is marked whatever the digits behind it.
+            relative = Math.Round((v - b) / Math.Abs(b) * 100, 2);
+            relative = relative == 0 ? 0 : relative;
+            change = relative.ToString("+#,##0.00;-#,##0.00", CultureInfo.InvariantCulture) + "%";
+        }
+
+        var mark = Math.Abs(relative) < noisePercent ? null : metric.Direction switch
+        {
+            CompareDirection.HigherIsBetter => relative > 0 ? Better : Worse,
+            CompareDirection.LowerIsBetter => relative < 0 ? Better : Worse,
+            _ => null,
+        };
+
+        // Plain text pads an unmarked cell as wide as a mark, so the right-aligned figures still line up.
+        var text = $"{Number(v, metric)} ({change})";
+        return mark is not null ? $"{text} {mark}" : markdown ? text : text + "  ";
+    }
+
+    private static string Number(double value, CompareMetric metric)
+    {
+        var magnitude = Math.Abs(value);
+        var format = metric.Integer || magnitude >= 100 || value == 0 ? "N0" : magnitude >= 10 ? "N1" : magnitude >= 1 ? "N2" : "N3";
+        return value.ToString(format, CultureInfo.InvariantCulture);
+    }
+
+    private static string Render(List<CompareTable> tables, List<string> unmatched, bool markdown, double noisePercent, string none)
+    {
+        var text = new StringBuilder();
+        foreach (var table in tables)
+        {
+            if (markdown)
+            {
+                table.AppendMarkdown(text);
+            }
+            else
+            {
+                table.AppendText(text);
+            }
+
+            text.AppendLine();
+        }
+
+        if (tables.Count == 0)
+        {
+            text.AppendLine(none).AppendLine();
+        }
+
+        foreach (var line in unmatched)
+        {
+            text.AppendLine(markdown ? $"- {line}" : line);
+        }
+
+        if (unmatched.Count > 0)
+        {
+            text.AppendLine();
+        }
+
+        if (tables.Count > 0)
+        {
+            var band = noisePercent.ToString("0.##", CultureInfo.InvariantCulture);
+            var neutral = string.Join(", ", CompareMetrics.All.Where(m => m.Direction == CompareDirection.None).Select(m => m.Name));
+            text.AppendLine($"{Better} better, {Worse} worse: a change of {band}% or more; never marked: {neutral}");
+        }
+
+        return text.ToString();
+    }
+}

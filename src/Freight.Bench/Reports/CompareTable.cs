@@ -1,0 +1,60 @@
+using System.Text;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>One comparison table: a title, a header per column (metric first) and one row per metric.</summary>
+internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
+{
+    public string Title { get; } = title;
+
+    public IReadOnlyList<string> Headers { get; } = headers;
+
+    public List<string[]> Rows { get; } = [];
+
+    public void AppendText(StringBuilder text)
+    {
+        var widths = new int[Headers.Count];
+        foreach (var row in Rows.Prepend([.. Headers]))
+        {
+            for (var i = 0; i < row.Length; i++)
+            {
+                widths[i] = Math.Max(widths[i], row[i].Length);
+            }
+        }
+
+        text.AppendLine(Title);
+        AppendLine(text, [.. Headers], widths);
+        text.AppendLine(new string('-', widths.Sum() + (2 * (widths.Length - 1))));
+        foreach (var row in Rows)
+        {
+            AppendLine(text, row, widths);
+        }
+    }
+
+    public void AppendMarkdown(StringBuilder text)
+    {
+        text.AppendLine($"### {Title}");
+        text.AppendLine();
+        text.AppendLine($"| {string.Join(" | ", Headers.Select(Escape))} |");
+
+        // The metric names read left-aligned; the figures right-aligned so their digits line up.
+        text.AppendLine($"| :--- |{string.Concat(Enumerable.Repeat(" ---: |", Headers.Count - 1))}");
+        foreach (var row in Rows)
+        {
+            text.AppendLine($"| {string.Join(" | ", row.Select(Escape))} |");
+        }
+    }
+
+    private static void AppendLine(StringBuilder text, string[] row, int[] widths)
+    {
+        var line = new StringBuilder(row[0].PadRight(widths[0]));
+        for (var i = 1; i < row.Length; i++)
+        {
+            line.Append("  ").Append(row[i].PadLeft(widths[i]));
+        }
+
+        text.AppendLine(line.ToString().TrimEnd());
+    }
+
+    private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal);
+}
