@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # The README's test command: restores, builds and runs every test project (real Kestrel on 127.0.0.1:0).
-# Installs nothing today: the tests need only the .NET SDK (global.json) and NuGet.
+# The peer tests run the real wrk and nginx and fail without them, so a machine missing either gets them
+# from scripts/install-peers.sh first when it can (root with apt-get); elsewhere install them by hand.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }
+if ! has wrk || ! has nginx; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing the bench's peers (wrk, nginx) with scripts/install-peers.sh"
+    scripts/install-peers.sh
+  else
+    echo "test.sh: wrk or nginx is missing and cannot be installed here (needs root and apt-get); the peer tests will fail" >&2
+  fi
+fi
 # -m:1: one test project at a time. The bench's end-to-end tests load both cores for minutes, and the
 # load-engine and server tests bound what a stalled or aborted peer does; side by side they would share
 # two cores and slow each other down.

@@ -1,6 +1,65 @@
 #!/usr/bin/env bash
-# Installs the optional peers the bench compares against when present: wrk (a second load generator).
-# The bench itself installs nothing; run this once (as root) to add the peer rows.
+# Installs the peers the bench compares against: wrk (a second load generator) and nginx (the static-file
+# peer). Debian/Ubuntu, as root. Idempotent and a quick no-op when both are present; apt-get update runs
+# only when the package lists cannot supply them. The bench starts its own nginx (one process on a
+# loopback port, all state in its work directory), so the system's nginx service is kept from starting
+# while the package installs, and left stopped and disabled.
 set -euo pipefail
-apt-get update -qq
-apt-get install -y -qq wrk
+
+has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }
+
+missing=()
+has wrk || missing+=(wrk)
+has nginx || missing+=(nginx)
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-peers: wrk and nginx already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-peers: cannot install ${missing[*]}: needs root and apt-get (Debian/Ubuntu)" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+
+# A package is installable when apt knows a candidate version; otherwise the lists are missing or stale.
+installable() { [ -n "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }')" ]; }
+for package in "${missing[@]}"; do
+  if ! installable "$package"; then
+    apt-get update -qq
+    break
+  fi
+done
+
+# Debian policy (invoke-rc.d): a policy-rc.d that exits 101 forbids maintainer scripts to start services.
+# Only added when none exists (containers often ship one), and removed afterwards.
+policy=/usr/sbin/policy-rc.d
+added_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' > "$policy"
+  chmod 755 "$policy"
+  added_policy=1
+fi
+cleanup() { if [ "$added_policy" -eq 1 ]; then rm -f "$policy"; fi; }
+trap cleanup EXIT
+
+install_missing() { apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+# Lists that name a version the mirror no longer has: refresh once and retry.
+install_missing || { apt-get update -qq && install_missing; }
+
+if [[ " ${missing[*]} " == *" nginx "* ]]; then
+  # Should the package have started its service anyway, stop it; and keep it from starting at boot.
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    systemctl disable --now nginx >/dev/null 2>&1 || true
+  else
+    if [ -s /run/nginx.pid ] && kill -0 "$(cat /run/nginx.pid)" 2>/dev/null; then
+      nginx -s stop 2>/dev/null || kill "$(cat /run/nginx.pid)" 2>/dev/null || true
+    fi
+    if command -v update-rc.d >/dev/null 2>&1; then
+      update-rc.d nginx disable >/dev/null 2>&1 || true
+    fi
+  fi
+fi
+
+echo "install-peers: installed ${missing[*]}"

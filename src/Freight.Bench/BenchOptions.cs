@@ -7,7 +7,7 @@ namespace Freight.Bench;
 /// <summary>Options of <c>freight bench</c>.</summary>
 public sealed record BenchOptions
 {
-    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name];
+    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name, StaticSuite.Name];
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
@@ -54,11 +54,11 @@ public sealed record BenchOptions
     public string? Filter { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json|threads] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+        usage: freight bench [--suite transfer|json|threads|static] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
-          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads)
-          --quick             3 short runs per scenario: every suite in under 2 minutes
+          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads, static)
+          --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)

@@ -26,12 +26,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         {
             var candidates = SelectScenarios();
             var runJson = options.Suites.Contains(JsonSuite.Name);
+            var runStatic = options.Suites.Contains(StaticSuite.Name);
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
             {
                 var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
-                foreach (var name in (runJson ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
+                foreach (var name in (runJson || runStatic ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
                     var server = await StartServerAsync(name, work.FullName, cancellationToken);
                     processes.Add(server);
@@ -109,7 +110,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 threadsVerified = verified;
             }
 
-            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified;
+            var staticVerified = true;
+            if (runStatic)
+            {
+                var staticSuite = new StaticSuiteRunner(options, output, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
+                var (staticResults, staticRatios, verified) = await staticSuite.RunAsync(cancellationToken);
+                report.Results.AddRange(staticResults);
+                report.Ratios.AddRange(staticRatios);
+                staticVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified;
 
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
@@ -160,6 +171,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
         {
             child.SetAffinity(1);
+            Process.GetCurrentProcess().ProcessorAffinity = 2;
+        }
+    }
+
+    /// <summary>--cpu-affinity for a peer process (nginx): CPU 0, like the embedded servers.</summary>
+    private void PinIfAsked(int processId)
+    {
+        if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
+        {
+            using var peer = Process.GetProcessById(processId);
+            peer.ProcessorAffinity = 1;
             Process.GetCurrentProcess().ProcessorAffinity = 2;
         }
     }

@@ -69,6 +69,13 @@ public static class ConsoleReport
             AppendTimelines(text, report);
         }
 
+        var staticRows = StaticRows(report);
+        if (staticRows.Count > 1)
+        {
+            text.AppendLine();
+            AppendTable(text, staticRows);
+        }
+
         text.AppendLine();
         var ratios = new List<string[]> { new[] { "ratio", "ours", "study", "goal" } };
         foreach (var ratio in report.Ratios)
@@ -85,7 +92,7 @@ public static class ConsoleReport
         AppendTable(text, ratios);
         text.AppendLine();
         text.AppendLine(report.Verified
-            ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes)"
+            ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes; static: every body byte)"
             : "SOME SCENARIOS DID NOT VERIFY: their rows carry no figures");
         return text.ToString();
     }
@@ -152,6 +159,49 @@ public static class ConsoleReport
                 (r.Timeouts ?? 0).ToString(CultureInfo.InvariantCulture),
                 r.Server?.ThreadPoolThreadsMax?.ToString(CultureInfo.InvariantCulture) ?? "",
                 Published(r),
+            ]);
+        }
+
+        return rows;
+    }
+
+    /// <summary>The static suite's table: the crank rows that matter most, one line per scenario.</summary>
+    private static List<string[]> StaticRows(BenchReport report)
+    {
+        var rows = new List<string[]>
+        {
+            new[] { "scenario", "parameters", "req/s", "min–max", "MiB/s", "p50 ms", "p99 ms", "max ms", "bad", "sock err", "srv cpu %", "srv alloc MiB/s", "gc 0/1/2", "tp thr", "first ms", "published", "ours/pub" },
+        };
+        foreach (var r in report.Results.Where(r => r.Suite == "static"))
+        {
+            var label = (string)r.Parameters["label"];
+            if (!r.Verified || r.RequestsPerSecond is null)
+            {
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
+                continue;
+            }
+
+            var l = r.LatencySeconds;
+            var k = r.Counters;
+            rows.Add(
+            [
+                r.Scenario,
+                label,
+                F(r.RequestsPerSecond.Median, "0"),
+                $"{F(r.RequestsPerSecond.Min, "0")}–{F(r.RequestsPerSecond.Max, "0")}",
+                r.BytesPerSecond is { } b ? F(b.Median / MiB, "0") : "",
+                l is null ? "" : F(l.P50 * 1000, "0.00"),
+                l is null ? "" : F(l.P99 * 1000, "0.00"),
+                l is null ? "" : F(l.Max * 1000, "0.0"),
+                r.BadResponses?.ToString(CultureInfo.InvariantCulture) ?? "",
+                (r.SocketErrors ?? 0).ToString(CultureInfo.InvariantCulture),
+                k?.CpuPercent is { } cpu ? F(cpu, "0") : "",
+                k?.AllocationBytesPerSecond is { } alloc ? F(alloc / MiB, "0.0") : "",
+                k?.Gen0Collections is { } g0 ? $"{g0}/{k.Gen1Collections}/{k.Gen2Collections}" : "",
+                k?.ThreadPoolThreads?.ToString(CultureInfo.InvariantCulture) ?? "",
+                r.FirstRequestSeconds is { } first ? F(first * 1000, "0.0") : "",
+                Published(r),
+                r.Published is { } p ? F(r.RequestsPerSecond.Median / p.Value, "0.00") + "×" : "",
             ]);
         }
 

@@ -56,12 +56,15 @@ public static class LabStaticEndpoints
             return Results.File(path!, contentType, lastModified: lastModified, entityTag: FileRepresentation.EntityTagFromMetadata(lastModified, info.Length), enableRangeProcessing: true);
         });
 
-        // Freight's path: a plain request delegate (no parameter binding) in front of FileResponder.
+        // Freight's path: a plain request delegate (no parameter binding) in front of FileResponder. The
+        // singletons are resolved once here: asking RequestServices would create a DI scope per request.
+        var services = ((IEndpointRouteBuilder)lab).ServiceProvider;
+        var staticFiles = services.GetRequiredService<LabStaticFiles>();
+        var cache = services.GetRequiredService<FileCache>();
         group.MapMethods("/freight/{name}", GetAndHead, async context =>
         {
-            var files = context.RequestServices.GetRequiredService<LabStaticFiles>();
-            var path = files.PathOf(context.Request.RouteValues["name"] as string ?? "");
-            if (path is null || !await FileResponder.TrySendAsync(context, context.RequestServices.GetRequiredService<FileCache>(), path))
+            var path = staticFiles.PathOf(context.Request.RouteValues["name"] as string ?? "");
+            if (path is null || !await FileResponder.TrySendAsync(context, cache, path))
             {
                 context.Response.StatusCode = StatusCodes.Status404NotFound;
             }

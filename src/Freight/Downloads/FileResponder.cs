@@ -13,6 +13,13 @@ namespace Freight.Downloads;
 public static class FileResponder
 {
     /// <summary>
+    /// Files up to this size are read into the response writer whole and flushed once. 256 KiB: at 128 KiB
+    /// this cut the server's CPU and allocations per request against chunk-by-chunk flushing
+    /// (docs/results/2026-11-21-static.md); above it a client waits for the first bytes while the rest is read.
+    /// </summary>
+    public const int WholeWriteMaxBytes = 256 * 1024;
+
+    /// <summary>
     /// Answers the request with the file at <paramref name="path"/> (a full path the caller has already
     /// confined to its root). False, with nothing written, when there is no such file (or it is a directory):
     /// the caller answers 404 its own way.
@@ -62,6 +69,14 @@ public static class FileResponder
             {
                 // Headers and body leave in one write when the endpoint returns: no flush here.
                 response.BodyWriter.Write(content.Span);
+                return true;
+            }
+
+            if (representation.Length <= WholeWriteMaxBytes)
+            {
+                // Read the whole file into the writer and let the end of the request flush it: one send, no
+                // await per chunk (each await that completes later costs a state machine on the heap).
+                FileSender.Read(response.BodyWriter, file!, 0, representation.Length);
                 return true;
             }
 

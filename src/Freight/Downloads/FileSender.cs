@@ -20,6 +20,34 @@ public static class FileSender
     /// <summary>First read: small, so the first bytes leave quickly; each later read doubles up to <see cref="MaxChunkSize"/>.</summary>
     public const int FirstChunkSize = 64 * 1024;
 
+    /// <summary>
+    /// Reads <paramref name="count"/> bytes of <paramref name="file"/> from <paramref name="offset"/> into
+    /// <paramref name="writer"/> without flushing: for small ranges that the caller sends in one flush.
+    /// </summary>
+    public static void Read(PipeWriter writer, SafeFileHandle file, long offset, long count)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(file);
+        while (count > 0)
+        {
+            var span = writer.GetSpan((int)Math.Min(MaxChunkSize, count));
+            if (span.Length > count)
+            {
+                span = span[..(int)count];
+            }
+
+            var read = RandomAccess.Read(file, span, offset);
+            if (read == 0)
+            {
+                throw new EndOfStreamException($"The file ended {count} bytes before the range did.");
+            }
+
+            writer.Advance(read);
+            offset += read;
+            count -= read;
+        }
+    }
+
     /// <summary>Sends <paramref name="count"/> bytes of <paramref name="file"/> from <paramref name="offset"/>.</summary>
     public static async Task SendAsync(PipeWriter writer, SafeFileHandle file, long offset, long count, CancellationToken cancellationToken = default)
     {

@@ -1,6 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
-using System.Text;
 using Freight.Bench.Load.Engine;
 
 namespace Freight.Bench.Tests.Load;
@@ -88,7 +85,7 @@ public sealed class RawHttp11Tests
     {
         // Keep-alive by the headers, yet the server closes each connection after one response.
         const string Response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
-        await using var server = RawServer.Start(Response, closeAfterResponse: true);
+        await using var server = RawResponseServer.Start(Response, closeAfterResponse: true);
 
         var result = await LoadEngine.RunAsync(new LoadOptions { Target = server.Url, MaxRequests = 20 });
 
@@ -103,7 +100,7 @@ public sealed class RawHttp11Tests
         // Every request gets two responses' worth of chunked bytes in one write; the second stays buffered
         // and answers the next request, which leaves the server's next write buffered in turn.
         const string One = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n";
-        await using var server = RawServer.Start(One + One, closeAfterResponse: false);
+        await using var server = RawResponseServer.Start(One + One, closeAfterResponse: false);
 
         var result = await LoadEngine.RunAsync(new LoadOptions { Target = server.Url, MaxRequests = 10 });
 
@@ -118,7 +115,7 @@ public sealed class RawHttp11Tests
     [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")]
     public async Task MalformedResponse_CountedAsErrorNotCrash(string response)
     {
-        await using var server = RawServer.Start(response, closeAfterResponse: false);
+        await using var server = RawResponseServer.Start(response, closeAfterResponse: false);
 
         var result = await LoadEngine.RunAsync(new LoadOptions
         {
@@ -138,87 +135,5 @@ public sealed class RawHttp11Tests
         var options = new LoadOptions { Target = new Uri("https://127.0.0.1:1/"), MaxRequests = 1, Transport = LoadTransport.RawHttp11 };
 
         Assert.Throws<ArgumentException>(options.Validate);
-    }
-
-    /// <summary>Answers every request head (up to CRLFCRLF) with the same canned bytes.</summary>
-    private sealed class RawServer : IAsyncDisposable
-    {
-        private readonly TcpListener _listener;
-        private readonly byte[] _response;
-        private readonly bool _closeAfterResponse;
-        private readonly Task _accepting;
-
-        private RawServer(string response, bool closeAfterResponse)
-        {
-            _response = Encoding.ASCII.GetBytes(response);
-            _closeAfterResponse = closeAfterResponse;
-            _listener = new TcpListener(IPAddress.Loopback, 0);
-            _listener.Start();
-            _accepting = AcceptAsync();
-        }
-
-        public Uri Url => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}/raw");
-
-        public static RawServer Start(string response, bool closeAfterResponse) => new(response, closeAfterResponse);
-
-        public async ValueTask DisposeAsync()
-        {
-            _listener.Stop();
-            await _accepting;
-        }
-
-        private async Task AcceptAsync()
-        {
-            try
-            {
-                while (true)
-                {
-                    var socket = await _listener.AcceptSocketAsync();
-                    _ = ServeAsync(socket);
-                }
-            }
-            catch (Exception exception) when (exception is SocketException or ObjectDisposedException)
-            {
-                // Stopped.
-            }
-        }
-
-        private async Task ServeAsync(Socket socket)
-        {
-            using (socket)
-            {
-                var buffer = new byte[4096];
-                var pending = new StringBuilder();
-                try
-                {
-                    while (true)
-                    {
-                        var read = await socket.ReceiveAsync(buffer, SocketFlags.None);
-                        if (read == 0)
-                        {
-                            return;
-                        }
-
-                        pending.Append(Encoding.ASCII.GetString(buffer, 0, read));
-                        int end;
-                        while ((end = pending.ToString().IndexOf("\r\n\r\n", StringComparison.Ordinal)) >= 0)
-                        {
-                            pending.Remove(0, end + 4);
-                            await socket.SendAsync(_response, SocketFlags.None);
-                            if (_closeAfterResponse)
-                            {
-                                // Let the response reach the client before the FIN, as an idle-timeout close would.
-                                socket.Shutdown(SocketShutdown.Both);
-                                return;
-                            }
-                        }
-                    }
-                }
-                catch (SocketException)
-                {
-                    // The client went away.
-                }
-            }
-        }
     }
 }

@@ -14,6 +14,8 @@ internal sealed class LoadCounters
     private long _dropped;
     private long _cancelledAtEnd;
     private long _bodyBytes;
+    private long _badResponses;
+    private long _bodyMismatches;
     private long _inFlight;
     private int _workers;
     private string? _firstError;
@@ -32,16 +34,29 @@ internal sealed class LoadCounters
 
     public long BodyBytes => Volatile.Read(ref _bodyBytes);
 
+    public long BadResponses => Volatile.Read(ref _badResponses);
+
+    public long BodyMismatches => Volatile.Read(ref _bodyMismatches);
+
     public long InFlight => Volatile.Read(ref _inFlight);
 
     public int Workers => Volatile.Read(ref _workers);
 
     public string? FirstError => Volatile.Read(ref _firstError);
 
-    public void AddResponse(int statusCode, long bodyBytes)
+    public void AddResponse(int statusCode, long bodyBytes, ResponseVerdict verdict = ResponseVerdict.Good)
     {
         Interlocked.Increment(ref _statusCodes[(uint)statusCode < StatusSlots ? statusCode : 0]);
         Interlocked.Add(ref _bodyBytes, bodyBytes);
+        if (verdict != ResponseVerdict.Good)
+        {
+            Interlocked.Increment(ref _badResponses);
+            if (verdict == ResponseVerdict.BodyMismatch)
+            {
+                Interlocked.Increment(ref _bodyMismatches);
+            }
+        }
+
         Interlocked.Increment(ref _responses);
     }
 

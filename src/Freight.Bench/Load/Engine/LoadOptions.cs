@@ -67,6 +67,23 @@ public sealed record LoadOptions
     /// </summary>
     public LoadTransport Transport { get; init; }
 
+    /// <summary>
+    /// The status every response should have; one with another status counts in
+    /// <see cref="LoadResult.BadResponses"/> (and still in <see cref="LoadResult.StatusCodes"/>). Null: any status.
+    /// </summary>
+    public int? ExpectedStatusCode { get; init; }
+
+    /// <summary>
+    /// The exact body every response with <see cref="ExpectedStatusCode"/> (any 2xx when that is null) should
+    /// carry. Each received slice is compared, as it is read, with the expected bytes at its offset, and the
+    /// length must match; a response that differs counts in <see cref="LoadResult.BodyMismatches"/> and
+    /// <see cref="LoadResult.BadResponses"/>. Responses with other statuses are not compared. Null: bodies are
+    /// counted, not checked. The memory is read concurrently by every request and must not change during the run.
+    /// Beware: a null <c>byte[]</c> converts to an empty <see cref="ReadOnlyMemory{T}"/>, not to null, and so
+    /// expects empty bodies; to set it conditionally, use <c>verify ? bytes : (ReadOnlyMemory&lt;byte&gt;?)null</c>.
+    /// </summary>
+    public ReadOnlyMemory<byte>? ExpectedBody { get; init; }
+
     /// <summary>Lets a caller adjust the run's handler, e.g. to pin a TLS certificate; not used by the raw HTTP/1.1 transport.</summary>
     public Action<SocketsHttpHandler>? ConfigureHandler { get; init; }
 
@@ -159,6 +176,12 @@ public sealed record LoadOptions
         if (MaxInFlight < 1)
         {
             throw new ArgumentException("MaxInFlight must be at least 1.", nameof(MaxInFlight));
+        }
+
+        // A final response's status is 200–999 (three digits, RFC 9110 §15); 1xx are interim and never end a request.
+        if (ExpectedStatusCode is < 200 or > 999)
+        {
+            throw new ArgumentException("ExpectedStatusCode must be a final status code (200–999).", nameof(ExpectedStatusCode));
         }
     }
 }

@@ -37,6 +37,26 @@ public sealed record LoadResult
     /// <summary>Response body bytes read, summed over all responses.</summary>
     public required long BodyBytes { get; init; }
 
+    /// <summary>
+    /// Responses that were not what the run asked for: a status other than
+    /// <see cref="LoadOptions.ExpectedStatusCode"/> (when set), plus the <see cref="BodyMismatches"/>. They are
+    /// still <see cref="Responses"/>, tallied in <see cref="StatusCodes"/> and recorded in <see cref="Latency"/>
+    /// (one latency per response, as wrk and crank count them); a run with any is not verified.
+    /// </summary>
+    public long BadResponses { get; init; }
+
+    /// <summary>
+    /// Of <see cref="BadResponses"/>, those with the expected status (any 2xx when none is set) whose body
+    /// differed from <see cref="LoadOptions.ExpectedBody"/> in a byte or in length.
+    /// </summary>
+    public long BodyMismatches { get; init; }
+
+    /// <summary>
+    /// Latency of the first response recorded in the run, in seconds: a cold connection (connect, request,
+    /// whole body), as crank's "first request". Null when no response came back.
+    /// </summary>
+    public double? FirstResponseSeconds { get; init; }
+
     /// <summary>Requests that finished one way or another: responses plus failures.</summary>
     public long Completed => Responses + SocketErrors + Timeouts + Errors;
 

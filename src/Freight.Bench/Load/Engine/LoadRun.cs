@@ -26,6 +26,10 @@ internal sealed class LoadRun : IDisposable
     private readonly EndPoint? _rawEndPoint;
     private readonly byte[]? _rawRequest;
     private readonly RawHttp11ConnectionPool? _rawPool;
+    private readonly ResponseExpectation? _expectation;
+
+    // The first recorded response's latency in microseconds; −1 until one is recorded.
+    private long _firstLatency = -1;
 
     public LoadRun(LoadOptions options, CancellationToken cancellationToken)
     {
@@ -36,13 +40,14 @@ internal sealed class LoadRun : IDisposable
         _runEnd = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         _issueEnd = CancellationTokenSource.CreateLinkedTokenSource(_runEnd.Token);
         _client = new HttpClient(CreateHandler(options)) { Timeout = Timeout.InfiniteTimeSpan };
+        _expectation = ResponseExpectation.From(options);
         if (options.UsesRawHttp11)
         {
             _rawEndPoint = RawHttp11Connection.EndPointOf(options.Target);
             _rawRequest = RawHttp11Connection.BuildRequest(options.Target);
             if (options.Mode == LoadMode.OpenLoop)
             {
-                _rawPool = new RawHttp11ConnectionPool(options.ConnectionLimit, _rawEndPoint, _rawRequest);
+                _rawPool = new RawHttp11ConnectionPool(options.ConnectionLimit, _rawEndPoint, _rawRequest, _expectation);
             }
         }
     }
@@ -56,6 +61,9 @@ internal sealed class LoadRun : IDisposable
     public SecondSeries Series { get; }
 
     public long StartTimestamp { get; private set; }
+
+    /// <summary>The first recorded response's latency (a cold connection: connect, request, body); null before any.</summary>
+    public double? FirstResponseSeconds => Volatile.Read(ref _firstLatency) is var first and >= 0 ? first * 1e-6 : null;
 
     /// <summary>Cancelled when the duration (plus any drain) elapses or the caller cancels: in-flight requests end.</summary>
     public CancellationToken RunEnd => _runEnd.Token;
@@ -85,10 +93,11 @@ internal sealed class LoadRun : IDisposable
     /// The worker disposes it.
     /// </summary>
     public RawHttp11Connection? CreateConnection() =>
-        _rawRequest is null || _rawPool is not null ? null : new RawHttp11Connection(_rawEndPoint!, _rawRequest);
+        _rawRequest is null || _rawPool is not null ? null : new RawHttp11Connection(_rawEndPoint!, _rawRequest, _expectation);
 
     /// <summary>
-    /// Sends one GET, reads the body to its end and records the outcome. Latency runs from
+    /// Sends one GET, reads the body to its end (comparing it with <see cref="LoadOptions.ExpectedBody"/> as
+    /// it arrives, when set) and records the outcome. Latency runs from
     /// <paramref name="scheduledTimestamp"/> (the open loop's schedule, or the send time in a closed loop)
     /// to the last body byte. Never throws. Raw transport: on <paramref name="connection"/>, or (open loop)
     /// on one from the pool, waiting for it within the request's timeout.
@@ -108,8 +117,8 @@ internal sealed class LoadRun : IDisposable
                     connection = rented = await _rawPool!.RentAsync(token);
                 }
 
-                var (statusCode, bodyBytes) = await connection.SendAsync(token);
-                Record(scheduledTimestamp, statusCode, bodyBytes);
+                var (statusCode, bodyBytes, bodyMatches) = await connection.SendAsync(token);
+                Record(scheduledTimestamp, statusCode, bodyBytes, bodyMatches);
                 return;
             }
 
@@ -120,14 +129,17 @@ internal sealed class LoadRun : IDisposable
             };
             using var response = await _client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, token);
             using var body = await response.Content.ReadAsStreamAsync(token);
+            var status = (int)response.StatusCode;
+            var comparison = BodyComparison.Start(_expectation, status);
             long bytes = 0;
             int read;
             while ((read = await body.ReadAsync(buffer, token)) > 0)
             {
+                comparison.Add(buffer.AsSpan(0, read));
                 bytes += read;
             }
 
-            Record(scheduledTimestamp, (int)response.StatusCode, bytes);
+            Record(scheduledTimestamp, status, bytes, comparison.Matches);
         }
 #pragma warning disable CA1031 // Every failure is an outcome to count, never a reason to stop the run.
         catch (Exception exception)
@@ -157,11 +169,22 @@ internal sealed class LoadRun : IDisposable
         _runEnd.Dispose();
     }
 
-    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes)
+    /// <summary>
+    /// Every complete response is tallied by status and recorded in the histogram and series, bad ones too
+    /// (as wrk and crank do): its latency is real, <see cref="LoadResult.Latency"/> keeps one value per
+    /// response, and a run with bad responses is unverified, so its figures are not reported as a result.
+    /// </summary>
+    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, bool bodyMatches)
     {
         var end = Stopwatch.GetTimestamp();
         var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
-        Counters.AddResponse(statusCode, bodyBytes);
+        var verdict = _expectation?.Judge(statusCode, bodyMatches) ?? ResponseVerdict.Good;
+        Counters.AddResponse(statusCode, bodyBytes, verdict);
+        if (Volatile.Read(ref _firstLatency) < 0)
+        {
+            Interlocked.CompareExchange(ref _firstLatency, Math.Max(0, latency), -1);
+        }
+
         Histogram.Record(latency);
         Series.RecordResponse(SecondOf(end), latency);
     }

@@ -11,8 +11,10 @@ namespace Freight.Bench.Load.Engine;
 /// One HTTP/1.1 keep-alive connection that sends a pre-built GET and reads the response (RFC 9112) over a
 /// reused receive buffer: status code, the framing headers, then the body by Content-Length, chunked
 /// coding or (neither) until the server closes. Bytes after the response (pipelined data) stay in the
-/// buffer for the next one. The socket is opened on first use, closed on any failure, on
-/// <c>Connection: close</c> and at <see cref="Dispose"/>, and reopened by the next request.
+/// buffer for the next one. With a <see cref="ResponseExpectation"/>, body bytes are compared with the
+/// expected ones as they are consumed, straight from the receive buffer. The socket is opened on first
+/// use, closed on any failure, on <c>Connection: close</c> and at <see cref="Dispose"/>, and reopened by
+/// the next request.
 /// Not thread-safe: one request at a time.
 /// </summary>
 internal sealed class RawHttp11Connection : IDisposable
@@ -28,6 +30,7 @@ internal sealed class RawHttp11Connection : IDisposable
 
     private readonly EndPoint _endPoint;
     private readonly ReadOnlyMemory<byte> _request;
+    private readonly ResponseExpectation? _expectation;
     private byte[] _buffer = ArrayPool<byte>.Shared.Rent(InitialBufferBytes);
     private Socket? _socket;
 
@@ -38,10 +41,14 @@ internal sealed class RawHttp11Connection : IDisposable
     // Bytes received since the current request was sent: none means a reused connection may be stale.
     private long _received;
 
-    public RawHttp11Connection(EndPoint endPoint, ReadOnlyMemory<byte> request)
+    // The current response body's comparison with _expectation (default: none).
+    private BodyComparison _comparison;
+
+    public RawHttp11Connection(EndPoint endPoint, ReadOnlyMemory<byte> request, ResponseExpectation? expectation = null)
     {
         _endPoint = endPoint;
         _request = request;
+        _expectation = expectation;
     }
 
     /// <summary>The GET every request sends, built once: <c>GET {path} HTTP/1.1</c> and <c>Host</c> (RFC 9112 §3, §3.2).</summary>
@@ -55,14 +62,15 @@ internal sealed class RawHttp11Connection : IDisposable
             : new DnsEndPoint(target.DnsSafeHost, target.Port);
 
     /// <summary>
-    /// Sends the request and reads the whole response; returns its status code and body length (chunked:
-    /// the decoded data). A reused connection that the server closed while idle (no byte of a response
-    /// came back) is reopened and the request sent again, once. Throws <see cref="SocketException"/>
+    /// Sends the request and reads the whole response; returns its status code, body length (chunked: the
+    /// decoded data) and whether the body matched the expectation (true when not compared). A reused
+    /// connection that the server closed while idle (no byte of a response came back) is reopened and the
+    /// request sent again, once. Throws <see cref="SocketException"/>
     /// (refused, reset), <see cref="IOException"/> (closed mid-response), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<(int StatusCode, long BodyBytes)> SendAsync(CancellationToken token)
+    public async ValueTask<(int StatusCode, long BodyBytes, bool BodyMatches)> SendAsync(CancellationToken token)
     {
         for (var attempt = 0; ; attempt++)
         {
@@ -131,7 +139,7 @@ internal sealed class RawHttp11Connection : IDisposable
 
     /// <summary>Reads one response; status −1 when the server closed the connection before sending a byte.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<(int StatusCode, long BodyBytes)> ReadResponseAsync(CancellationToken token)
+    private async ValueTask<(int StatusCode, long BodyBytes, bool BodyMatches)> ReadResponseAsync(CancellationToken token)
     {
         while (true)
         {
@@ -142,7 +150,7 @@ internal sealed class RawHttp11Connection : IDisposable
                 {
                     if (_received == 0 && _start == _end)
                     {
-                        return (-1, 0);
+                        return (-1, 0, false);
                     }
 
                     throw new IOException("The server closed the connection in the middle of a response head.");
@@ -159,6 +167,7 @@ internal sealed class RawHttp11Connection : IDisposable
             }
 
             long bodyBytes;
+            _comparison = BodyComparison.Start(_expectation, head.StatusCode);
 
             // RFC 9112 §6.3: 204 and 304 have no body; chunked wins over Content-Length; neither means "until close".
             if (head.StatusCode is 204 or 304)
@@ -171,6 +180,7 @@ internal sealed class RawHttp11Connection : IDisposable
             }
             else if (head.ContentLength >= 0)
             {
+                _comparison.ExpectLength(head.ContentLength);
                 await SkipAsync(head.ContentLength, token);
                 bodyBytes = head.ContentLength;
             }
@@ -185,7 +195,7 @@ internal sealed class RawHttp11Connection : IDisposable
                 Close();
             }
 
-            return (head.StatusCode, bodyBytes);
+            return (head.StatusCode, bodyBytes, _comparison.Matches);
         }
     }
 
@@ -244,13 +254,14 @@ internal sealed class RawHttp11Connection : IDisposable
         return length;
     }
 
-    /// <summary>Consumes <paramref name="remaining"/> body bytes, buffered first, then as they arrive.</summary>
+    /// <summary>Consumes (and compares) <paramref name="remaining"/> body bytes, buffered first, then as they arrive.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SkipAsync(long remaining, CancellationToken token)
     {
         while (true)
         {
             var take = (int)Math.Min(_end - _start, remaining);
+            _comparison.Add(_buffer.AsSpan(_start, take));
             _start += take;
             remaining -= take;
             if (remaining == 0)
@@ -265,10 +276,12 @@ internal sealed class RawHttp11Connection : IDisposable
     private async ValueTask<long> ReadToEndAsync(CancellationToken token)
     {
         long total = _end - _start;
+        _comparison.Add(_buffer.AsSpan(_start, _end - _start));
         _start = _end;
         while (await FillAsync(growable: false, token))
         {
             total += _end - _start;
+            _comparison.Add(_buffer.AsSpan(_start, _end - _start));
             _start = _end;
         }
 

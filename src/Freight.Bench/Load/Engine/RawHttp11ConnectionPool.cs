@@ -14,19 +14,21 @@ internal sealed class RawHttp11ConnectionPool : IDisposable
     private readonly ConcurrentQueue<RawHttp11Connection> _idle = new();
     private readonly EndPoint _endPoint;
     private readonly ReadOnlyMemory<byte> _request;
+    private readonly ResponseExpectation? _expectation;
 
-    public RawHttp11ConnectionPool(int limit, EndPoint endPoint, ReadOnlyMemory<byte> request)
+    public RawHttp11ConnectionPool(int limit, EndPoint endPoint, ReadOnlyMemory<byte> request, ResponseExpectation? expectation = null)
     {
         _gate = new SemaphoreSlim(limit, limit);
         _endPoint = endPoint;
         _request = request;
+        _expectation = expectation;
     }
 
     /// <summary>Waits for a free connection; cancelled by <paramref name="token"/> (timeout or run end) while waiting.</summary>
     public async ValueTask<RawHttp11Connection> RentAsync(CancellationToken token)
     {
         await _gate.WaitAsync(token);
-        return _idle.TryDequeue(out var connection) ? connection : new RawHttp11Connection(_endPoint, _request);
+        return _idle.TryDequeue(out var connection) ? connection : new RawHttp11Connection(_endPoint, _request, _expectation);
     }
 
     public void Return(RawHttp11Connection connection)

@@ -1,0 +1,52 @@
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// What a run expects of every response (<see cref="LoadOptions.ExpectedStatusCode"/>,
+/// <see cref="LoadOptions.ExpectedBody"/>): built once per run, read by all its requests. Bodies are compared
+/// slice by slice as they are read, against the expected bytes at the same offset, so verifying costs one
+/// vectorised <see cref="MemoryExtensions.SequenceEqual{T}(ReadOnlySpan{T}, ReadOnlySpan{T})"/> per received
+/// slice: no copy, no hash, no allocation.
+/// </summary>
+internal sealed class ResponseExpectation
+{
+    private readonly int? _statusCode;
+    private readonly ReadOnlyMemory<byte> _body;
+    private readonly bool _hasBody;
+
+    private ResponseExpectation(int? statusCode, ReadOnlyMemory<byte>? body)
+    {
+        _statusCode = statusCode;
+        _hasBody = body is not null;
+        _body = body ?? ReadOnlyMemory<byte>.Empty;
+    }
+
+    /// <summary>The expected body's length.</summary>
+    public long BodyLength => _body.Length;
+
+    /// <summary>Null when the run expects nothing: no check at all on the hot path.</summary>
+    public static ResponseExpectation? From(LoadOptions options) =>
+        options.ExpectedStatusCode is null && options.ExpectedBody is null
+            ? null
+            : new ResponseExpectation(options.ExpectedStatusCode, options.ExpectedBody);
+
+    /// <summary>Whether a response with <paramref name="statusCode"/> has its body compared: the expected status, or any 2xx when none is set.</summary>
+    public bool ComparesBodyOf(int statusCode) =>
+        _hasBody && (_statusCode is { } expected ? statusCode == expected : statusCode is >= 200 and <= 299);
+
+    /// <summary>
+    /// Whether <paramref name="received"/>, the body bytes at <paramref name="offset"/>, equal the expected ones
+    /// there; false when they run past the expected body's end.
+    /// </summary>
+    public bool SliceMatches(long offset, ReadOnlySpan<byte> received) =>
+        offset + received.Length <= _body.Length
+        && received.SequenceEqual(_body.Span.Slice((int)offset, received.Length));
+
+    /// <summary>
+    /// The verdict on a complete response; <paramref name="bodyMatches"/> is what the comparison found (true
+    /// when the body was not compared).
+    /// </summary>
+    public ResponseVerdict Judge(int statusCode, bool bodyMatches) =>
+        _statusCode is { } expected && statusCode != expected ? ResponseVerdict.UnexpectedStatus
+            : bodyMatches ? ResponseVerdict.Good
+            : ResponseVerdict.BodyMismatch;
+}

@@ -1,0 +1,26 @@
+namespace Freight.Bench.Peers;
+
+/// <summary>What <see cref="Nginx.StartAsync"/> serves and where nginx keeps its own files.</summary>
+public sealed record NginxSiteOptions
+{
+    /// <summary>Served at "/": GET and HEAD with Content-Length, ETag, Last-Modified and ranges, by sendfile. Must exist.</summary>
+    public required string RootDirectory { get; init; }
+
+    /// <summary>
+    /// nginx's own files: nginx.conf, nginx.pid, error.log and every *_temp_path, so it never touches
+    /// /var/lib/nginx or /var/log/nginx. Created when missing.
+    /// </summary>
+    public required string WorkDirectory { get; init; }
+
+    /// <summary>
+    /// Adds WebDAV PUT at <c>/dav/</c>: <c>PUT /dav/a/b.bin</c> writes <see cref="PutDirectory"/>/a/b.bin
+    /// (intermediate directories created, no body size limit). nginx streams the body to a temporary file
+    /// in <see cref="PutDirectory"/>/.nginx-put-temp (same file system, so completing a PUT is a rename) and
+    /// answers 201 Created, or 204 when it replaced a file. Needs nginx built with the dav module (Debian's is).
+    /// A <c>dav</c> folder under <see cref="RootDirectory"/> is hidden while this is on.
+    /// </summary>
+    public bool EnableWebDavPut { get; init; }
+
+    /// <summary>Where <see cref="EnableWebDavPut"/> writes; null: <see cref="WorkDirectory"/>/put. Created when missing.</summary>
+    public string? PutDirectory { get; init; }
+}

@@ -1,0 +1,30 @@
+using System.Globalization;
+
+namespace Freight.Bench.Scenarios;
+
+/// <summary>
+/// One row of the static suite: a way of serving a file (<see cref="Id"/>: <c>static/staticfiles</c>,
+/// <c>static/results-file</c>, <c>static/freight</c> or <c>peer/nginx</c>), the file's size, the keep-alive
+/// connections, and the load generator (<c>engine</c>, Freight's, or <c>wrk</c>, as a second opinion).
+/// </summary>
+public sealed record StaticScenario(string Id, long FileBytes, int Connections, string Generator = StaticScenario.Engine, PublishedFigure? Published = null)
+{
+    public const string Engine = "engine";
+    public const string Wrk = "wrk";
+
+    /// <summary>Served by nginx rather than by the Freight server.</summary>
+    public bool IsPeer => Id == StaticSuite.Nginx;
+
+    /// <summary>Path of the file on its server: the lab's route, or nginx's root.</summary>
+    public string Path => IsPeer
+        ? $"/{FileName}"
+        : $"/lab/{Id}/{FileName}";
+
+    public string FileName => FormattableString.Invariant($"{FileBytes}.bin");
+
+    public string Describe() => $"{Size(FileBytes)}, {Connections} conns{(Generator == Wrk ? ", wrk" : "")}";
+
+    public static string Size(long bytes) => bytes >= 1024 * 1024
+        ? (bytes / (1024 * 1024)).ToString(CultureInfo.InvariantCulture) + " MiB"
+        : (bytes / 1024).ToString(CultureInfo.InvariantCulture) + " KiB";
+}
