@@ -22,6 +22,8 @@ public sealed class BenchQuickRunTests
 
     private static readonly string[] StudyThreeScenarioIds = ["threads/sleep", "threads/delay", "threads/sync-over-async"];
 
+    private static readonly string[] StudyFourScenarioIds = ["static/staticfiles", "static/results-file", "static/freight", "peer/nginx"];
+
     [Fact]
     public async Task BenchQuick_EmbeddedServer_WritesVerifiedJsonWithEveryScenario()
     {
@@ -93,6 +95,33 @@ public sealed class BenchQuickRunTests
                 File.Delete(csv);
             }
             Assert.Contains("multipart-reader / iformfile", console.ToString(), StringComparison.Ordinal);
+
+            // Study 4: every way of serving a file, nginx included (test.sh installs it), at every file size;
+            // every body byte checked, and the server's crank counters on each row.
+            foreach (var id in StudyFourScenarioIds)
+            {
+                var rows = results.Where(r => r.GetProperty("scenario").GetString() == id
+                    && r.GetProperty("parameters").GetProperty("generator").GetString() == "engine").ToList();
+                Assert.Equal([4096L, 16384L, 131072L, 1048576L], rows.Select(r => r.GetProperty("parameters").GetProperty("fileBytes").GetInt64()).Order());
+                Assert.All(rows, row =>
+                {
+                    Assert.True(row.GetProperty("verified").GetBoolean(), id);
+                    Assert.True(row.GetProperty("requestsPerSecond").GetProperty("median").GetDouble() > 0, id);
+                    Assert.Equal(0, row.GetProperty("badResponses").GetInt64());
+                    Assert.True(row.GetProperty("statusCodes").GetProperty("200").GetInt64() > 0, id);
+                    Assert.True(row.GetProperty("latencySeconds").GetProperty("p99").GetDouble() > 0, id);
+                    Assert.True(row.GetProperty("counters").GetProperty("cpuPercent").GetDouble() > 0, id);
+                    if (id != "peer/nginx")
+                    {
+                        Assert.True(row.GetProperty("counters").GetProperty("allocationBytesPerSecond").GetDouble() > 0, id);
+                        Assert.True(row.GetProperty("counters").GetProperty("gcHeapBytes").GetInt64() > 0, id);
+                    }
+                });
+            }
+
+            Assert.Contains(results, r => r.GetProperty("suite").GetString() == "static"
+                && r.GetProperty("parameters").GetProperty("generator").GetString() == "wrk" && r.GetProperty("verified").GetBoolean());
+            Assert.Contains("freight / staticfiles req/s, 4 KiB, 32 conns", console.ToString(), StringComparison.Ordinal);
         }
         finally
         {
