@@ -16,6 +16,11 @@ public sealed record BenchOptions
     /// <summary>Measured runs per scenario, interleaved across scenarios (default 5; 3 with --quick).</summary>
     public int Runs { get; init; } = 5;
 
+    /// <summary>Whether --runs / --run-seconds were given (the static suite keeps its own defaults otherwise).</summary>
+    public bool RunsGiven { get; init; }
+
+    public bool RunSecondsGiven { get; init; }
+
     /// <summary>Each run repeats the transfer for at least this long (default 1 s; 0.25 s with --quick).</summary>
     public double RunSeconds { get; init; } = 1.0;
 
@@ -59,8 +64,8 @@ public sealed record BenchOptions
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
           --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads, static)
           --quick             short runs: every suite in under 3 minutes
-          --runs N            measured runs per scenario, interleaved (default 5)
-          --run-seconds S     each run repeats the transfer for at least S seconds (default 1)
+          --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
+          --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)
           --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
@@ -160,6 +165,8 @@ public sealed record BenchOptions
             Suites = suites.Count > 0 ? suites : AllSuites,
             Quick = isQuick,
             Runs = runs ?? (isQuick ? 3 : 5),
+            RunsGiven = runs is not null,
+            RunSecondsGiven = runSeconds is not null,
             RunSeconds = runSeconds ?? (isQuick ? 0.25 : 1.0),
             WarmupSeconds = warmupSeconds ?? (isQuick ? 0.25 : 0.5),
         };

@@ -24,7 +24,10 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
     /// Rounds per group and seconds per round. Three rounds give a median; 2 s holds 10^4–10^5 requests per
     /// round at these sizes, enough for a stable p99, and keeps the 56 engine rows near 6 minutes.
     /// </summary>
-    private readonly (int Rounds, double Seconds, double WarmupSeconds) _timing = options.Quick ? (1, 1.0, 0.5) : (3, 2.0, 1.0);
+    private readonly (int Rounds, double Seconds, double WarmupSeconds) _timing = (
+        options.RunsGiven ? options.Runs : options.Quick ? 1 : 3,
+        options.RunSecondsGiven ? options.RunSeconds : options.Quick ? 1.0 : 2.0,
+        options.Quick ? 0.5 : 1.0);
 
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {

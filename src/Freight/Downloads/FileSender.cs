@@ -11,14 +11,22 @@ namespace Freight.Downloads;
 public static class FileSender
 {
     /// <summary>
-    /// Largest read into the writer. Fewer, larger reads mean fewer syscalls and flushes: server CPU per GiB
-    /// for download/freight was 0.73 s at 64 KiB, 0.47 s at 256 KiB and 0.38 s at 1 MiB
+    /// Most bytes written between flushes. Fewer, larger flushes mean fewer send syscalls and awaits: server
+    /// CPU per GiB for download/freight was 0.73 s at 64 KiB, 0.47 s at 256 KiB and 0.38 s at 1 MiB
     /// (`freight bench --quick --runs 5 --filter download/`, 20 MiB, HTTP/1.1, see docs/results/).
     /// </summary>
     public const int MaxChunkSize = 1024 * 1024;
 
-    /// <summary>First read: small, so the first bytes leave quickly; each later read doubles up to <see cref="MaxChunkSize"/>.</summary>
+    /// <summary>First flush: early, so the first bytes leave quickly; each later one doubles up to <see cref="MaxChunkSize"/>.</summary>
     public const int FirstChunkSize = 64 * 1024;
+
+    /// <summary>
+    /// Bytes asked of the writer per read: one block of Freight's 64 KiB transport pool. Asking for more
+    /// (1 MiB reads, as before) made the output pipe rent 1 MiB arrays outside the pool: at 256 connections
+    /// the shared ArrayPool ran dry and every 1 MiB file allocated on the LOH (316 MiB/s, 15 gen 2 GCs in
+    /// 6 s; docs/results/2026-11-21-static.md) — study 4's failure mode.
+    /// </summary>
+    public const int ReadSize = 64 * 1024;
 
     /// <summary>
     /// Reads <paramref name="count"/> bytes of <paramref name="file"/> from <paramref name="offset"/> into
@@ -30,19 +38,7 @@ public static class FileSender
         ArgumentNullException.ThrowIfNull(file);
         while (count > 0)
         {
-            var span = writer.GetSpan((int)Math.Min(MaxChunkSize, count));
-            if (span.Length > count)
-            {
-                span = span[..(int)count];
-            }
-
-            var read = RandomAccess.Read(file, span, offset);
-            if (read == 0)
-            {
-                throw new EndOfStreamException($"The file ended {count} bytes before the range did.");
-            }
-
-            writer.Advance(read);
+            var read = ReadOnce(writer, file, offset, count);
             offset += read;
             count -= read;
         }
@@ -53,33 +49,46 @@ public static class FileSender
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(file);
-        var chunkSize = FirstChunkSize;
+        var flushAfter = FirstChunkSize;
+        var unflushed = 0;
         while (count > 0)
         {
-            var memory = writer.GetMemory((int)Math.Min(chunkSize, count));
-            chunkSize = Math.Min(chunkSize * 2, MaxChunkSize);
-            if (memory.Length > count)
-            {
-                memory = memory[..(int)count];
-            }
-
-            // A synchronous positional read: the file is almost always in the page cache, where a read is
-            // a memcpy; the async variant costs a thread-pool hop per chunk on Linux for no gain.
-            var read = RandomAccess.Read(file, memory.Span, offset);
-            if (read == 0)
-            {
-                throw new EndOfStreamException($"The file ended {count} bytes before the range did.");
-            }
-
-            writer.Advance(read);
+            var read = ReadOnce(writer, file, offset, count);
             offset += read;
             count -= read;
+            unflushed += read;
+            if (unflushed < flushAfter && count > 0)
+            {
+                continue;
+            }
 
+            unflushed = 0;
+            flushAfter = Math.Min(flushAfter * 2, MaxChunkSize);
             var flush = await writer.FlushAsync(cancellationToken);
             if (flush.IsCanceled || flush.IsCompleted)
             {
                 return;
             }
         }
+    }
+
+    // A synchronous positional read: the file is almost always in the page cache, where a read is a memcpy;
+    // the async variant costs a thread-pool hop per chunk on Linux for no gain.
+    private static int ReadOnce(PipeWriter writer, SafeFileHandle file, long offset, long count)
+    {
+        var memory = writer.GetMemory((int)Math.Min(ReadSize, count));
+        if (memory.Length > count)
+        {
+            memory = memory[..(int)count];
+        }
+
+        var read = RandomAccess.Read(file, memory.Span, offset);
+        if (read == 0)
+        {
+            throw new EndOfStreamException($"The file ended {count} bytes before the range did.");
+        }
+
+        writer.Advance(read);
+        return read;
     }
 }
