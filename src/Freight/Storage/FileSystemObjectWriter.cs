@@ -6,6 +6,7 @@ namespace Freight.Storage;
 /// <summary>A write session of <see cref="FileSystemObjectStore"/>: positional writes into a temp file.</summary>
 internal sealed class FileSystemObjectWriter : IObjectWriter
 {
+    private readonly FileSystemObjectStore _store;
     private readonly string _finalPath;
     private readonly string _tempPath;
     private readonly bool _flushToDisk;
@@ -15,8 +16,9 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     private readonly bool _preallocated;
     private bool _committed;
 
-    public FileSystemObjectWriter(string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize)
+    public FileSystemObjectWriter(FileSystemObjectStore store, string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize)
     {
+        _store = store;
         Key = key;
         _finalPath = finalPath;
         _tempPath = tempPath;
@@ -59,8 +61,16 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         Length += data.Length;
     }
 
-    public ValueTask CommitAsync(CancellationToken cancellationToken = default)
+    public async ValueTask<ObjectInfo> CommitAsync(ObjectCommit commit, CancellationToken cancellationToken = default) =>
+        await CommitCoreAsync(commit, describe: true, cancellationToken) ?? throw new IOException($"'{Key}' vanished right after its commit.");
+
+    /// <summary>Commits without metadata and without reading it back (the lab's uploads: no hashing after the fact).</summary>
+    public async ValueTask CommitAsync(CancellationToken cancellationToken = default) =>
+        await CommitCoreAsync(ObjectCommit.Unconditional, describe: false, cancellationToken);
+
+    private async ValueTask<ObjectInfo?> CommitCoreAsync(ObjectCommit commit, bool describe, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(commit);
         ObjectDisposedException.ThrowIf(_handle.IsClosed, this);
         if (_preallocated)
         {
@@ -74,10 +84,12 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
             RandomAccess.FlushToDisk(_handle);
         }
 
+        // The sidecar names the length and modification time it describes; the rename keeps both.
+        var lastWrite = File.GetLastWriteTimeUtc(_handle);
         _handle.Dispose();
-        File.Move(_tempPath, _finalPath, overwrite: true);
+        var info = await _store.CommitAsync(Key, _finalPath, _tempPath, commit, Length, lastWrite, describe, cancellationToken);
         _committed = true;
-        return ValueTask.CompletedTask;
+        return info;
     }
 
     public ValueTask DisposeAsync()

@@ -3,10 +3,10 @@ using System.Buffers;
 namespace Freight.Storage;
 
 /// <summary>
-/// A streaming write session: bytes go in as they arrive, then <see cref="CommitAsync"/> makes the
-/// object visible whole, atomically. Disposing a writer that was not committed aborts it and leaves
-/// nothing behind: no partial object, no temp file. Shaped so a file system (temp + rename), memory,
-/// or an object store (multipart upload) can implement it.
+/// A streaming write session: bytes go in as they arrive, then <see cref="CommitAsync(ObjectCommit, CancellationToken)"/>
+/// makes the object visible whole, atomically. Disposing a writer that was not committed aborts it and
+/// leaves nothing behind: no partial object, no temp file. Shaped so a file system (temp + rename),
+/// memory, or an object store (multipart upload) can implement it.
 /// </summary>
 public interface IObjectWriter : IAsyncDisposable
 {
@@ -22,6 +22,13 @@ public interface IObjectWriter : IAsyncDisposable
     /// <summary>Appends <paramref name="data"/>. The caller may reuse the memory once the task completes.</summary>
     ValueTask WriteAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken = default);
 
-    /// <summary>Makes the object visible, replacing any previous version (last complete write wins).</summary>
-    ValueTask CommitAsync(CancellationToken cancellationToken = default);
+    /// <summary>
+    /// Makes the object visible with <paramref name="commit"/>'s metadata, replacing any previous version
+    /// (last complete write wins), if its condition holds at that moment; otherwise throws
+    /// <see cref="PreconditionFailedException"/> and the store is unchanged (dispose the writer to clean up).
+    /// </summary>
+    ValueTask<ObjectInfo> CommitAsync(ObjectCommit commit, CancellationToken cancellationToken = default);
+
+    /// <summary>Commits unconditionally, without metadata (the store derives an ETag when first asked).</summary>
+    async ValueTask CommitAsync(CancellationToken cancellationToken = default) => await CommitAsync(ObjectCommit.Unconditional, cancellationToken);
 }
