@@ -1,14 +1,18 @@
 using System.Buffers;
+using System.Globalization;
+using System.IO.Pipelines;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Primitives;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
 
 /// <summary>
 /// Freight's file GET/HEAD: validators and type from <see cref="FileCache"/>, conditional requests
-/// (304/412), and the bytes either copied from the cached content into the response writer (small files)
-/// or read from the open file straight into the writer's memory by <see cref="FileSender"/>. No 16 KiB
-/// copy buffer, no FileStream, no per-request header formatting.
+/// (304/412), byte ranges (206/416, RFC 9110 §14) with If-Range, and the bytes either copied from the
+/// cached content into the response writer (small files) or read from the open file straight into the
+/// writer's memory by <see cref="FileSender"/>. No 16 KiB copy buffer, no FileStream, no per-request
+/// header formatting on the plain GET.
 /// </summary>
 public static class FileResponder
 {
@@ -16,8 +20,12 @@ public static class FileResponder
     /// Files up to this size are read into the response writer whole and flushed once. 256 KiB: at 128 KiB
     /// this cut the server's CPU and allocations per request against chunk-by-chunk flushing
     /// (docs/results/2026-11-21-static.md); above it a client waits for the first bytes while the rest is read.
+    /// The same bound applies to the body of a 206 (one range, or all parts of a multipart one).
     /// </summary>
     public const int WholeWriteMaxBytes = 256 * 1024;
+
+    // §14.3: every answer that could have been a range says ranges work; one shared value, no allocation.
+    private static readonly StringValues s_acceptBytes = new("bytes");
 
     /// <summary>
     /// Answers the request with the file at <paramref name="path"/> (a full path the caller has already
@@ -43,50 +51,156 @@ public static class FileResponder
                 representation = cache.Describe(path, file);
             }
 
-            var response = context.Response;
-            var headers = response.Headers;
-            headers.ETag = representation.ETagHeader;
-            headers.LastModified = representation.LastModifiedHeader;
-
-            switch (Preconditions.Evaluate(context.Request, representation.EntityTag, representation.LastModified))
-            {
-                case PreconditionOutcome.NotModified:
-                    response.StatusCode = StatusCodes.Status304NotModified;
-                    return true;
-                case PreconditionOutcome.PreconditionFailed:
-                    response.StatusCode = StatusCodes.Status412PreconditionFailed;
-                    return true;
-            }
-
-            headers.ContentType = representation.ContentTypeHeader;
-            response.ContentLength = representation.Length;
-            if (HttpMethods.IsHead(context.Request.Method))
-            {
-                return true;
-            }
-
-            if (representation.Content is { } content)
-            {
-                // Headers and body leave in one write when the endpoint returns: no flush here.
-                response.BodyWriter.Write(content.Span);
-                return true;
-            }
-
-            if (representation.Length <= WholeWriteMaxBytes)
-            {
-                // Read the whole file into the writer and let the end of the request flush it: one send, no
-                // await per chunk (each await that completes later costs a state machine on the heap).
-                FileSender.Read(response.BodyWriter, file!, 0, representation.Length);
-                return true;
-            }
-
-            await FileSender.SendAsync(response.BodyWriter, file!, 0, representation.Length, context.RequestAborted);
+            await SendAsync(context, representation, file);
             return true;
         }
         finally
         {
             file?.Dispose();
         }
+    }
+
+    /// <summary>
+    /// Answers a GET or HEAD with a representation the caller has already looked up (the files API, from its
+    /// store): ETag, Last-Modified, preconditions (304/412), Accept-Ranges, Range and If-Range (206/416), and
+    /// the bytes from <see cref="FileRepresentation.Content"/> or, when that is null, from <paramref name="file"/>,
+    /// which must hold exactly the representation's bytes; the caller keeps it open until the returned task completes.
+    /// </summary>
+    public static Task SendAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(representation);
+        if (representation.Content is null && file is null)
+        {
+            throw new ArgumentException("Without cached content the representation's bytes come from an open file.", nameof(file));
+        }
+
+        var request = context.Request;
+        var response = context.Response;
+        var headers = response.Headers;
+        headers.ETag = representation.ETagHeader;
+        headers.LastModified = representation.LastModifiedHeader;
+
+        switch (Preconditions.Evaluate(request, representation.EntityTag, representation.LastModified))
+        {
+            case PreconditionOutcome.NotModified:
+                response.StatusCode = StatusCodes.Status304NotModified;
+                return Task.CompletedTask;
+            case PreconditionOutcome.PreconditionFailed:
+                response.StatusCode = StatusCodes.Status412PreconditionFailed;
+                return Task.CompletedTask;
+        }
+
+        headers.AcceptRanges = s_acceptBytes;
+
+        // §14.2: range handling is defined for GET only, so HEAD (and anything else) ignores Range and gets
+        // the 200 headers. §13.2.2 step 5: If-Range after the other preconditions; a stale validator means
+        // the whole representation. A plain GET pays one header lookup here.
+        var range = request.Headers.Range;
+        if (range.Count > 0 && HttpMethods.IsGet(request.Method)
+            && Preconditions.IfRangeHolds(request, representation.EntityTag, representation.LastModified))
+        {
+            var ranges = ByteRangeSet.Parse(range, representation.Length);
+            if (ranges.Outcome != ByteRangeOutcome.Ignore)
+            {
+                return SendRangesAsync(context, representation, file, ranges);
+            }
+        }
+
+        headers.ContentType = representation.ContentTypeHeader;
+        response.ContentLength = representation.Length;
+        if (HttpMethods.IsHead(request.Method))
+        {
+            return Task.CompletedTask;
+        }
+
+        return WriteAsync(response.BodyWriter, representation, file, 0, representation.Length, representation.Length > WholeWriteMaxBytes, context.RequestAborted);
+    }
+
+    private static Task SendRangesAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, ByteRangeSet ranges)
+    {
+        var response = context.Response;
+        var length = representation.Length;
+        if (ranges.Outcome == ByteRangeOutcome.Unsatisfiable)
+        {
+            // §15.5.17: 416 with the current length, so the client can ask again. No body: this code answers
+            // under any endpoint and has no problem writer of its own; status and Content-Range say it all,
+            // and Content-Length 0 keeps HTTP/1.1 from chunking an empty body.
+            response.StatusCode = StatusCodes.Status416RangeNotSatisfiable;
+            response.Headers.ContentRange = string.Create(CultureInfo.InvariantCulture, $"bytes */{length}");
+            response.ContentLength = 0;
+            return Task.CompletedTask;
+        }
+
+        response.StatusCode = StatusCodes.Status206PartialContent;
+        if (ranges.Ranges.Count == 1)
+        {
+            // §15.3.7.1: one part is sent as the body itself, with Content-Range and the representation's type.
+            var only = ranges.Ranges[0];
+            response.Headers.ContentType = representation.ContentTypeHeader;
+            response.Headers.ContentRange = string.Create(CultureInfo.InvariantCulture, $"bytes {only.First}-{only.Last}/{length}");
+            response.ContentLength = only.Length;
+            return WriteAsync(response.BodyWriter, representation, file, only.First, only.Length, only.Length > WholeWriteMaxBytes, context.RequestAborted);
+        }
+
+        return SendMultipartAsync(context, representation, file, ranges.Ranges);
+    }
+
+    /// <summary>§15.3.7.2: several parts as multipart/byteranges (§14.6), with a Content-Length computed up front.</summary>
+    private static async Task SendMultipartAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IReadOnlyList<ByteRange> ranges)
+    {
+        var response = context.Response;
+        var multipart = MultipartByteRanges.Create(ranges, representation.ContentType, representation.Length);
+        response.Headers.ContentType = multipart.ContentType;
+        response.ContentLength = multipart.ContentLength;
+        var writer = response.BodyWriter;
+
+        // A small body leaves in one send at the end of the request, as a small file does; a large one flushes
+        // as each part's bytes are read (at least once per part: ≤ MaxRanges flushes).
+        var sendInChunks = multipart.ContentLength > WholeWriteMaxBytes;
+        for (var i = 0; i < ranges.Count; i++)
+        {
+            if (context.RequestAborted.IsCancellationRequested)
+            {
+                // The client left: reading the remaining parts would be for nobody.
+                return;
+            }
+
+            writer.Write(multipart.PartHeads[i]);
+            await WriteAsync(writer, representation, file, ranges[i].First, ranges[i].Length, sendInChunks, context.RequestAborted);
+        }
+
+        writer.Write(multipart.Close);
+        if (sendInChunks)
+        {
+            // Once a response has flushed, Kestrel's HTTP/1.1 end of response does not flush what follows: the
+            // close delimiter stayed in the pipe and the client waited for its last 40 bytes (observed on .NET 10).
+            await writer.FlushAsync(context.RequestAborted);
+        }
+    }
+
+    /// <summary>
+    /// Writes <paramref name="count"/> bytes of the file from <paramref name="offset"/>: from the cached
+    /// content, or read from the open file; without a flush unless <paramref name="sendInChunks"/>.
+    /// </summary>
+    private static Task WriteAsync(PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
+    {
+        if (representation.Content is { } content)
+        {
+            // Headers and body leave in one write when the endpoint returns: no flush here.
+            writer.Write(content.Span.Slice((int)offset, (int)count));
+            return Task.CompletedTask;
+        }
+
+        if (!sendInChunks)
+        {
+            // Read all of it into the writer and let the end of the request flush it: one send, no await per
+            // chunk (each await that completes later costs a state machine on the heap).
+            FileSender.Read(writer, file!, offset, count);
+            return Task.CompletedTask;
+        }
+
+        return FileSender.SendAsync(writer, file!, offset, count, cancellationToken);
     }
 
     private static SafeFileHandle? TryOpen(string path)

@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Primitives;
 using Microsoft.Net.Http.Headers;
 
 namespace Freight.Downloads;
@@ -71,6 +72,46 @@ public static class Preconditions
         }
 
         return PreconditionOutcome.Proceed;
+    }
+
+    /// <summary>
+    /// If-Range (RFC 9110 §13.1.5), step 5 of §13.2.2: true when the request's Range may be honoured (no
+    /// If-Range, or its validator is the current one); false when the Range must be ignored and the whole
+    /// representation sent (200). Only meaningful for a GET with a Range header, after <see cref="Evaluate"/>
+    /// proceeded: without Range a server ignores If-Range (§13.1.5), so callers ask only when Range is present.
+    /// </summary>
+    public static bool IfRangeHolds(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        var ifRange = request.Headers.IfRange;
+        if (ifRange.Count == 0)
+        {
+            return true;
+        }
+
+        // If-Range = entity-tag / HTTP-date: one value, not a list; two field lines validate nothing.
+        if (ifRange.Count > 1)
+        {
+            return false;
+        }
+
+        var value = new StringSegment(ifRange[0]).Trim();
+        if (value.StartsWith("\"", StringComparison.Ordinal) || value.StartsWith("W/", StringComparison.Ordinal))
+        {
+            // §13.1.5: the strong comparison (§8.8.3.2), so a weak tag never matches: a weakly equal
+            // representation may differ in its bytes, and the client would splice a range into the wrong ones.
+            return entityTag is not null
+                && EntityTagHeaderValue.TryParse(value, out var tag)
+                && tag.Compare(entityTag, useStrongComparison: true);
+        }
+
+        // §13.1.5: a date must exactly match Last-Modified, and count only as a strong validator (§8.8.2.2).
+        // Kept simple: equality with Last-Modified (whole seconds). A file rewritten twice within one second
+        // keeps its Last-Modified; clients that can should send the ETag (strong, from 100 ns ticks) instead.
+        // An unparsable value matches nothing: the Range is ignored.
+        return lastModified is { } modified
+            && HeaderUtilities.TryParseDate(value, out var date)
+            && date == modified;
     }
 
     private static bool AnyMatches(Microsoft.Extensions.Primitives.StringValues values, EntityTagHeaderValue? entityTag, bool useStrongComparison)
