@@ -7,7 +7,10 @@ namespace Freight.Storage;
 /// The sidecar a file-system object's metadata lives in (<c>.{name}.freight-meta</c> beside the file). It
 /// names the data file's length and modification time it was written for: a sidecar that does not match
 /// the file (a crash between the two renames, a file replaced by hand) is ignored and the metadata derived
-/// again from the content, so a served ETag always belongs to the served bytes.
+/// again from the content, so a served ETag belongs to the served bytes. One limit: a file replaced behind
+/// the store's back with the same length AND the same modification time (<c>cp -p</c>, <c>rsync -t</c>, a
+/// restore) keeps the old sidecar; delete the <c>.freight-meta</c> files after such a copy. The store's own
+/// writes always get a fresh time.
 /// </summary>
 internal sealed record FileSystemMetadata(
     long Length,

@@ -44,30 +44,98 @@ public sealed class FileSystemObjectStore : IObjectStore
         return ValueTask.FromResult(writer);
     }
 
-    public async ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default)
+    public ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
+        GetInfoCoreAsync(key, lockHeld: false, cancellationToken);
+
+    public ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default) =>
+        OpenReadCoreAsync(key, lockHeld: false, cancellationToken);
+
+    private async ValueTask<ObjectInfo?> GetInfoCoreAsync(string key, bool lockHeld, CancellationToken cancellationToken)
     {
-        await using var reader = await OpenReadAsync(key, cancellationToken);
+        await using var reader = await OpenReadCoreAsync(key, lockHeld, cancellationToken);
         return reader?.Info;
     }
 
-    public ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Opens the current version. Its sidecar normally names it and that is all; when it does not (a commit
+    /// is swapping sidecar and data right now, or the file was put there by hand), the open is redone under
+    /// the key's lock, where no commit is half done: the version then found either matches its sidecar or
+    /// has none, and gets one derived from its bytes.
+    /// </summary>
+    private async ValueTask<IObjectReader?> OpenReadCoreAsync(string key, bool lockHeld, CancellationToken cancellationToken)
     {
         var path = GetPath(key);
-        SafeFileHandle handle;
+        if (TryOpen(path) is not { } handle)
+        {
+            return null;
+        }
+
+        if (TryDescribeFromSidecar(key, path, handle) is { } described)
+        {
+            return new FileSystemObjectReader(described, handle);
+        }
+
+        if (lockHeld)
+        {
+            return OpenDeriving(key, path, handle, cancellationToken);
+        }
+
+        handle.Dispose();
+        using (await _locks.AcquireAsync(key, cancellationToken))
+        {
+            if (TryOpen(path) is not { } again)
+            {
+                return null;
+            }
+
+            if (TryDescribeFromSidecar(key, path, again) is { } current)
+            {
+                return new FileSystemObjectReader(current, again);
+            }
+
+            return OpenDeriving(key, path, again, cancellationToken);
+        }
+    }
+
+    private static SafeFileHandle? TryOpen(string path)
+    {
         try
         {
-            handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
+            return File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
         }
         catch (Exception missing) when (missing is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
         {
             // A directory opens as UnauthorizedAccess on Unix: not an object either way.
-            return ValueTask.FromResult<IObjectReader?>(null);
+            return null;
         }
+    }
 
+    private static ObjectInfo? TryDescribeFromSidecar(string key, string path, SafeFileHandle handle)
+    {
+        var lastWrite = File.GetLastWriteTimeUtc(handle);
+        return FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Describes(RandomAccess.GetLength(handle), lastWrite)
+            ? stored.ToInfo(key, lastWrite)
+            : null;
+    }
+
+    /// <summary>Under the key's lock: the version's ETag from its bytes, kept in a new sidecar for the next reader.</summary>
+    private static FileSystemObjectReader OpenDeriving(string key, string path, SafeFileHandle handle, CancellationToken cancellationToken)
+    {
         try
         {
-            var info = Describe(key, path, handle, cancellationToken);
-            return ValueTask.FromResult<IObjectReader?>(new FileSystemObjectReader(info, handle));
+            var length = RandomAccess.GetLength(handle);
+            var lastWrite = File.GetLastWriteTimeUtc(handle);
+            var derived = new FileSystemMetadata(length, lastWrite.Ticks, ComputeETag(handle, length, cancellationToken), null, null);
+            try
+            {
+                derived.Write(path);
+            }
+            catch (Exception readOnly) when (readOnly is IOException or UnauthorizedAccessException)
+            {
+                // Serving does not need the sidecar; the next request derives it again.
+            }
+
+            return new FileSystemObjectReader(derived.ToInfo(key, lastWrite), handle);
         }
         catch
         {
@@ -81,7 +149,7 @@ public sealed class FileSystemObjectStore : IObjectStore
         var path = GetPath(key);
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
-            var current = await GetInfoAsync(key, cancellationToken);
+            var current = await GetInfoCoreAsync(key, lockHeld: true, cancellationToken);
             if (current is null)
             {
                 return false;
@@ -141,7 +209,7 @@ public sealed class FileSystemObjectStore : IObjectStore
         var path = GetPath(key);
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
-            await using var reader = await OpenReadAsync(key, cancellationToken);
+            await using var reader = await OpenReadCoreAsync(key, lockHeld: true, cancellationToken);
             if (reader is null || reader.Info.ETag != etag)
             {
                 return;
@@ -171,56 +239,40 @@ public sealed class FileSystemObjectStore : IObjectStore
         return removed;
     }
 
-    /// <summary>Applies a commit under the key's lock: checks the condition, then renames data and sidecar into place.</summary>
+    /// <summary>Applies a commit under the key's lock: checks the condition, then puts sidecar and data into place.</summary>
     internal async ValueTask<ObjectInfo?> CommitAsync(string key, string finalPath, string tempPath, ObjectCommit commit, long length, DateTime lastWriteUtc, bool describe, CancellationToken cancellationToken)
     {
+        // Metadata without an ETag still needs one: derive it from the bytes about to become visible.
+        var etag = commit.ETag;
+        if (etag is null && (commit.ContentType is not null || commit.Digests is { Count: > 0 }))
+        {
+            using var written = File.OpenHandle(tempPath, FileMode.Open, FileAccess.Read);
+            etag = ComputeETag(written, length, cancellationToken);
+        }
+
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
-            if (commit.Condition != WriteCondition.None && !commit.Condition.IsMetBy(await GetInfoAsync(key, cancellationToken)))
+            if (commit.Condition != WriteCondition.None && !commit.Condition.IsMetBy(await GetInfoCoreAsync(key, lockHeld: true, cancellationToken)))
             {
                 throw new PreconditionFailedException();
             }
 
-            // Data first, then its sidecar: a crash between the two leaves a sidecar that no longer matches the
-            // file, which readers ignore (the metadata is derived again), never a sidecar describing other bytes.
-            File.Move(tempPath, finalPath, overwrite: true);
+            // Sidecar first, then the data, both under this lock. A reader that meets the old data with the new
+            // sidecar (or, after a crash between the two, the old data for good) opens again under this lock,
+            // where the version it finds is whole; a sidecar is only ever derived under it too.
             var metadataPath = FileSystemMetadata.PathFor(finalPath);
-            if (commit.ETag is null)
+            if (etag is null)
             {
-                // A stale sidecar would be ignored anyway (it names another length and time); remove it now.
                 File.Delete(metadataPath);
-                return describe ? await GetInfoAsync(key, cancellationToken) : null;
+                File.Move(tempPath, finalPath, overwrite: true);
+                return describe ? await GetInfoCoreAsync(key, lockHeld: true, cancellationToken) : null;
             }
 
-            var metadata = new FileSystemMetadata(length, lastWriteUtc.Ticks, commit.ETag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
+            var metadata = new FileSystemMetadata(length, lastWriteUtc.Ticks, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
             metadata.Write(finalPath);
+            File.Move(tempPath, finalPath, overwrite: true);
             return metadata.ToInfo(key, lastWriteUtc);
         }
-    }
-
-    /// <summary>The metadata of the version open as <paramref name="handle"/>: the sidecar's if it matches, else derived (and stored).</summary>
-    private static ObjectInfo Describe(string key, string path, SafeFileHandle handle, CancellationToken cancellationToken)
-    {
-        var length = RandomAccess.GetLength(handle);
-        var lastWrite = File.GetLastWriteTimeUtc(handle);
-        if (FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Describes(length, lastWrite))
-        {
-            return stored.ToInfo(key, lastWrite);
-        }
-
-        // No sidecar (a file put there by hand, a write without metadata) or a stale one: hash the content once.
-        var etag = ComputeETag(handle, length, cancellationToken);
-        var derived = new FileSystemMetadata(length, lastWrite.Ticks, etag, null, null);
-        try
-        {
-            derived.Write(path);
-        }
-        catch (Exception readOnly) when (readOnly is IOException or UnauthorizedAccessException)
-        {
-            // Serving does not need the sidecar; the next request derives it again.
-        }
-
-        return derived.ToInfo(key, lastWrite);
     }
 
     /// <summary>A strong ETag from the content: XXH3-128 (30–50 GB/s a core here), quoted hex.</summary>
