@@ -33,8 +33,19 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
 
             context.Response.Clear();
             context.Response.StatusCode = problem.Status;
-            // The request body is not read further: close the connection rather than drain a huge body.
-            context.Response.Headers.Connection = "close";
+            if (exception is ProblemException { Headers: var headers })
+            {
+                foreach (var (name, value) in headers)
+                {
+                    context.Response.Headers[name] = value;
+                }
+            }
+
+            // A request body is not read further: close the connection rather than drain a huge body.
+            if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
+            {
+                context.Response.Headers.Connection = "close";
+            }
             await problems.WriteAsync(new ProblemDetailsContext
             {
                 HttpContext = context,
@@ -50,6 +61,8 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         MultipartFormatException => (400, "Malformed multipart body"),
         InvalidDataException => (400, "Malformed form data"),
         LabRequestException => (400, "Invalid request"),
+        ProblemException refused => (refused.Status, refused.Title),
+        Freight.Storage.KeyConflictException => (409, "Conflict"),
         _ => null,
     };
 

@@ -1,5 +1,6 @@
 using System.Security.Cryptography.X509Certificates;
 using Freight.Server.Errors;
+using Freight.Server.Files;
 using Freight.Server.Lab;
 using Freight.Storage;
 using Freight.Transport;
@@ -105,6 +106,21 @@ public sealed class FreightServer : IAsyncDisposable
             return store;
         });
         builder.Services.AddSingleton(options.Multipart.ToLimits());
+        builder.Services.AddSingleton(options.Files);
+        builder.Services.AddSingleton<Files.FilesAccess>();
+        builder.Services.AddSingleton<Files.UploadLimiter>();
+        builder.Services.AddKeyedSingleton<IObjectStore>(Files.FilesEndpoints.StoreKey, (_, _) =>
+        {
+            if (options.Files.Store == "Memory")
+            {
+                return new MemoryObjectStore();
+            }
+
+            var root = string.IsNullOrEmpty(options.Files.Directory) ? Path.Combine(options.DataDirectory, "files") : options.Files.Directory;
+            var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = root, FlushToDisk = options.FlushToDisk });
+            store.DeleteAbandonedTempFiles();
+            return store;
+        });
         builder.Services.AddSingleton<LabPayloads>();
         builder.Services.AddSingleton<LabStaticFiles>();
         builder.Services.AddSingleton<LabStaticFileProvider>();
@@ -124,6 +140,7 @@ public sealed class FreightServer : IAsyncDisposable
         app.UseMiddleware<ProblemMiddleware>();
         app.UseLabStaticFiles();
         app.MapLab();
+        app.MapFiles();
         app.MapControllers();
         return new FreightServer(app, options, certificate);
     }
@@ -133,6 +150,7 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
+        App.Services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
         Freight.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
         App.Services.GetRequiredService<Freight.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);

@@ -40,6 +40,9 @@ public sealed class FreightServerOptions
     /// <summary>What Freight's download path keeps per file (small files whole, header values for all).</summary>
     public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
 
+    /// <summary>The files API: store, tokens, limits.</summary>
+    public Freight.Server.Files.FilesOptions Files { get; set; } = new();
+
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();
 
@@ -94,6 +97,7 @@ public sealed class FreightServerOptions
         }
 
         Multipart.Validate(errors);
+        Files.Validate(errors);
 
         return errors;
     }

@@ -36,12 +36,96 @@ public sealed class FileSystemObjectStore : IObjectStore
     public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
         var path = GetPath(key);
+        if (Directory.Exists(path))
+        {
+            throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
+        }
+
         var directory = Path.GetDirectoryName(path)!;
-        Directory.CreateDirectory(directory);
+        var created = CreateDirectories(key, directory);
         // ".{guid}.freight-tmp": short, so a name at the key's 240-byte limit still leaves room.
         var tempPath = Path.Combine(directory, $".{Guid.NewGuid():N}{TempSuffix}");
-        IObjectWriter writer = new FileSystemObjectWriter(this, key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0);
-        return ValueTask.FromResult(writer);
+        try
+        {
+            IObjectWriter writer;
+            try
+            {
+                writer = new FileSystemObjectWriter(this, key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0, created);
+            }
+            catch (DirectoryNotFoundException)
+            {
+                // A delete emptied and removed the folder between its creation and the temp file: make it again, once.
+                created.AddRange(CreateDirectories(key, directory));
+                writer = new FileSystemObjectWriter(this, key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0, created);
+            }
+
+            return ValueTask.FromResult(writer);
+        }
+        catch
+        {
+            RemoveEmptyDirectories(created);
+            throw;
+        }
+    }
+
+    /// <summary>Creates the folders a key needs; returns the ones it created, deepest last, so an abort can remove them.</summary>
+    private List<string> CreateDirectories(string key, string directory)
+    {
+        var missing = new List<string>();
+        for (var current = directory; current.Length > RootDirectory.Length && !Directory.Exists(current); current = Path.GetDirectoryName(current)!)
+        {
+            if (File.Exists(current))
+            {
+                throw new KeyConflictException($"'{key}' would be inside '{Path.GetRelativePath(RootDirectory, current).Replace(Path.DirectorySeparatorChar, '/')}', which is a file.");
+            }
+
+            missing.Add(current);
+        }
+
+        missing.Reverse();
+        try
+        {
+            foreach (var folder in missing)
+            {
+                Directory.CreateDirectory(folder);
+            }
+        }
+        catch (IOException collided)
+        {
+            RemoveEmptyDirectories(missing);
+            throw new KeyConflictException($"'{key}' collides with a file on its path.", collided);
+        }
+
+        return missing;
+    }
+
+    /// <summary>Removes <paramref name="folders"/> (deepest last in the list) that are empty; a folder another write filled meanwhile stays.</summary>
+    internal static void RemoveEmptyDirectories(IReadOnlyList<string> folders)
+    {
+        for (var i = folders.Count - 1; i >= 0; i--)
+        {
+            try
+            {
+                Directory.Delete(folders[i]);
+            }
+            catch (Exception kept) when (kept is IOException or UnauthorizedAccessException)
+            {
+                // Not empty (another upload arrived) or gone: leave it and its parents.
+                return;
+            }
+        }
+    }
+
+    /// <summary>After a delete, the folders left empty between the file and the root (a file may later take their name).</summary>
+    private void RemoveEmptyParents(string path)
+    {
+        var parents = new List<string>();
+        for (var current = Path.GetDirectoryName(path)!; current.Length > RootDirectory.Length; current = Path.GetDirectoryName(current)!)
+        {
+            parents.Insert(0, current);
+        }
+
+        RemoveEmptyDirectories(parents);
     }
 
     public ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
@@ -162,6 +246,7 @@ public sealed class FileSystemObjectStore : IObjectStore
 
             File.Delete(path);
             File.Delete(FileSystemMetadata.PathFor(path));
+            RemoveEmptyParents(path);
             return true;
         }
     }
@@ -260,6 +345,11 @@ public sealed class FileSystemObjectStore : IObjectStore
             // Sidecar first, then the data, both under this lock. A reader that meets the old data with the new
             // sidecar (or, after a crash between the two, the old data for good) opens again under this lock,
             // where the version it finds is whole; a sidecar is only ever derived under it too.
+            if (Directory.Exists(finalPath))
+            {
+                throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
+            }
+
             var metadataPath = FileSystemMetadata.PathFor(finalPath);
             if (etag is null)
             {

@@ -16,8 +16,12 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     private readonly bool _preallocated;
     private bool _committed;
 
-    public FileSystemObjectWriter(FileSystemObjectStore store, string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize)
+    // Folders this write created, removed again if it aborts (deepest last).
+    private readonly IReadOnlyList<string> _createdDirectories;
+
+    public FileSystemObjectWriter(FileSystemObjectStore store, string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize, IReadOnlyList<string> createdDirectories)
     {
+        _createdDirectories = createdDirectories;
         _store = store;
         Key = key;
         _finalPath = finalPath;
@@ -98,6 +102,7 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         if (!_committed)
         {
             File.Delete(_tempPath);
+            FileSystemObjectStore.RemoveEmptyDirectories(_createdDirectories);
         }
 
         return ValueTask.CompletedTask;

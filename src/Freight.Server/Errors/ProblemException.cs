@@ -1,0 +1,41 @@
+namespace Freight.Server.Errors;
+
+/// <summary>
+/// A request the server refuses, with the status, a short title and a detail the client can act on;
+/// <see cref="ProblemMiddleware"/> writes it as <c>application/problem+json</c> and logs it once.
+/// <see cref="Headers"/> go out with it (e.g. <c>WWW-Authenticate</c> on 401, <c>Retry-After</c> on 429).
+/// </summary>
+public sealed class ProblemException : Exception
+{
+    public ProblemException(int status, string title, string detail, IReadOnlyDictionary<string, string>? headers = null)
+        : base(detail)
+    {
+        Status = status;
+        Title = title;
+        Headers = headers ?? new Dictionary<string, string>();
+    }
+
+    public ProblemException()
+        : this(400, "Bad request", "The request was refused.")
+    {
+    }
+
+    public ProblemException(string message)
+        : this(400, "Bad request", message)
+    {
+    }
+
+    public ProblemException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+        Status = 400;
+        Title = "Bad request";
+        Headers = new Dictionary<string, string>();
+    }
+
+    public int Status { get; }
+
+    public string Title { get; }
+
+    public IReadOnlyDictionary<string, string> Headers { get; }
+}

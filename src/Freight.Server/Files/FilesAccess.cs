@@ -1,0 +1,57 @@
+using System.Security.Cryptography;
+using System.Text;
+using Freight.Server.Errors;
+using Microsoft.AspNetCore.Http;
+
+namespace Freight.Server.Files;
+
+/// <summary>
+/// Bearer-token access (RFC 6750) to the files API: read tokens may read, write tokens may read and write.
+/// No token configured at all: open access (a loopback or trusted network). Tokens compare in constant time.
+/// </summary>
+public sealed class FilesAccess(FilesOptions options)
+{
+    private readonly byte[][] _readTokens = options.ReadTokens.Select(Encoding.UTF8.GetBytes).ToArray();
+    private readonly byte[][] _writeTokens = options.WriteTokens.Select(Encoding.UTF8.GetBytes).ToArray();
+
+    public bool IsOpen => _readTokens.Length == 0 && _writeTokens.Length == 0;
+
+    /// <summary>Throws a 401 problem (with <c>WWW-Authenticate</c>) unless the request may read, or write when <paramref name="write"/>.</summary>
+    public void Demand(HttpRequest request, bool write)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        if (IsOpen)
+        {
+            return;
+        }
+
+        var header = request.Headers.Authorization.ToString();
+        if (!header.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase))
+        {
+            throw Unauthorized("Bearer realm=\"freight\"", "This server needs a bearer token: send Authorization: Bearer TOKEN.");
+        }
+
+        var presented = Encoding.UTF8.GetBytes(header[7..].Trim());
+        if (Matches(presented, _writeTokens) || (!write && Matches(presented, _readTokens)))
+        {
+            return;
+        }
+
+        // RFC 6750 §3.1: invalid_token for a token that is not accepted (a read token writing included).
+        throw Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", write ? "The token may not write here." : "The token is not valid here.");
+    }
+
+    private static bool Matches(byte[] presented, byte[][] tokens)
+    {
+        var found = false;
+        foreach (var token in tokens)
+        {
+            found |= CryptographicOperations.FixedTimeEquals(presented, token);
+        }
+
+        return found;
+    }
+
+    private static ProblemException Unauthorized(string challenge, string detail) =>
+        new(StatusCodes.Status401Unauthorized, "Unauthorized", detail, new Dictionary<string, string> { ["WWW-Authenticate"] = challenge });
+}

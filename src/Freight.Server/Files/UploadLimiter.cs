@@ -1,0 +1,42 @@
+using System.Collections.Concurrent;
+using System.Net;
+using Freight.Server.Errors;
+using Microsoft.AspNetCore.Http;
+
+namespace Freight.Server.Files;
+
+/// <summary>Counts uploads in flight per client address; past the limit a new one gets 429 (RFC 6585 §4) with Retry-After.</summary>
+public sealed class UploadLimiter(FilesOptions options)
+{
+    private readonly ConcurrentDictionary<IPAddress, int> _inFlight = new();
+
+    /// <summary>Takes a slot for the request's client, or throws 429. Dispose the result when the upload ends.</summary>
+    public Slot Enter(HttpContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var client = context.Connection.RemoteIpAddress ?? IPAddress.None;
+        var count = _inFlight.AddOrUpdate(client, 1, static (_, n) => n + 1);
+        if (count > options.MaxConcurrentUploadsPerClient)
+        {
+            Leave(client);
+            throw new ProblemException(StatusCodes.Status429TooManyRequests, "Too many uploads",
+                $"This client already has {options.MaxConcurrentUploadsPerClient} uploads in flight; retry when one ends.",
+                new Dictionary<string, string> { ["Retry-After"] = "1" });
+        }
+
+        return new Slot(this, client);
+    }
+
+    private void Leave(IPAddress client)
+    {
+        if (_inFlight.AddOrUpdate(client, 0, static (_, n) => n - 1) <= 0)
+        {
+            _inFlight.TryRemove(new KeyValuePair<IPAddress, int>(client, 0));
+        }
+    }
+
+    public readonly struct Slot(UploadLimiter limiter, IPAddress client) : IDisposable
+    {
+        public void Dispose() => limiter.Leave(client);
+    }
+}
