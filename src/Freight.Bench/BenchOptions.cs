@@ -7,7 +7,7 @@ namespace Freight.Bench;
 /// <summary>Options of <c>freight bench</c>.</summary>
 public sealed record BenchOptions
 {
-    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name, StaticSuite.Name];
+    public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name, StaticSuite.Name, FilesSuite.Name];
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
@@ -59,10 +59,10 @@ public sealed record BenchOptions
     public string? Filter { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json|threads|static] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+        usage: freight bench [--suite transfer|json|threads|static|files] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
-          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads, static)
+          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads, static, files)
           --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)

@@ -27,12 +27,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var candidates = SelectScenarios();
             var runJson = options.Suites.Contains(JsonSuite.Name);
             var runStatic = options.Suites.Contains(StaticSuite.Name);
+            var runFiles = options.Suites.Contains(FilesSuite.Name);
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
             {
                 var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
-                foreach (var name in (runJson || runStatic ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
+                foreach (var name in (runJson || runStatic || runFiles ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
                     var server = await StartServerAsync(name, work.FullName, cancellationToken);
                     processes.Add(server);
@@ -120,7 +121,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 staticVerified = verified;
             }
 
-            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified;
+            var filesVerified = true;
+            if (runFiles)
+            {
+                var files = new FilesSuiteRunner(options, output, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
+                var (fileResults, fileRatios, verified) = await files.RunAsync(cancellationToken);
+                report.Results.AddRange(fileResults);
+                report.Ratios.AddRange(fileRatios);
+                filesVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified;
 
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");

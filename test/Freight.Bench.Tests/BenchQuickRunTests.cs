@@ -122,6 +122,20 @@ public sealed class BenchQuickRunTests
             Assert.Contains(results, r => r.GetProperty("suite").GetString() == "static"
                 && r.GetProperty("parameters").GetProperty("generator").GetString() == "wrk" && r.GetProperty("verified").GetBoolean());
             Assert.Contains("freight / staticfiles req/s, 4 KiB, 32 conns", console.ToString(), StringComparison.Ordinal);
+
+            // Issue 6: the files API's PUT and GET beside nginx's and the lab's, every transfer verified.
+            foreach (var id in new[] { "files/put", "files/get", "peer/nginx-put", "peer/nginx-get", "upload/freight", "download/freight" })
+            {
+                var rows = results.Where(r => r.GetProperty("suite").GetString() == "files" && r.GetProperty("scenario").GetString() == id).ToList();
+                Assert.Equal(2, rows.Count);
+                Assert.All(rows, row =>
+                {
+                    Assert.True(row.GetProperty("verified").GetBoolean(), id);
+                    Assert.True(row.GetProperty("bytesPerSecond").GetProperty("median").GetDouble() > 0, id);
+                });
+            }
+
+            Assert.Contains("files/get / nginx-get", console.ToString(), StringComparison.Ordinal);
         }
         finally
         {
