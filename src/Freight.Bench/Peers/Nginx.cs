@@ -149,6 +149,8 @@ public static class Nginx
                             dav_access user:rw group:r all:r;
                             create_full_put_path on;
                             client_max_body_size 0;
+                            # Read the body in 1 MiB pieces (default 16 KiB: a write(2) per 16 KiB to the temp file).
+                            client_body_buffer_size 1m;
                             # In the target's file system, so a finished PUT is renamed into place, not copied.
                             client_body_temp_path {{Quote(site.PutTempDirectory!)}};
                         }
