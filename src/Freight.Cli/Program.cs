@@ -1,14 +1,17 @@
 using Freight.Bench;
+using Freight.Bench.Client;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
-// freight serve | bench | compare — see README.md.
+// freight serve | bench | compare | put | get — see README.md.
 const string Usage = """
     usage: freight <command> [options]
       serve   run the file transfer service and the lab (--urls, --data-dir, --max-body-bytes, --fsync true)
       bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
       compare show bench result files side by side, crank-style, or scenarios of one run (freight compare --help)
+      put     upload FILE to URL, digest sent and checked: freight put FILE URL (freight put --help)
+      get     download URL to FILE, resumable, digest checked: freight get URL FILE (freight get --help)
     """;
 
 if (args.Length == 0 || args[0] is "-h" or "--help" or "help")
@@ -50,6 +53,21 @@ switch (args[0])
 
     case "compare":
         return await CompareCommand.RunAsync(rest, Console.Out, Console.Error);
+
+    case "put" or "get":
+        using (var cancel = new CancellationTokenSource())
+        {
+            // The first Ctrl+C stops the transfer cleanly (get keeps FILE.partial for a resume); a second one kills.
+            Console.CancelKeyPress += (_, e) =>
+            {
+                e.Cancel = !cancel.IsCancellationRequested;
+                cancel.Cancel();
+            };
+            var progressOnTerminal = !Console.IsErrorRedirected;
+            return args[0] == "put"
+                ? await PutCommand.RunAsync(rest, Console.Out, Console.Error, progressOnTerminal, cancel.Token)
+                : await GetCommand.RunAsync(rest, Console.Out, Console.Error, progressOnTerminal, cancel.Token);
+        }
 
     case "tcp-sink":
         // Internal: the far end of the bench's TCP ceiling probe (started by freight bench).
