@@ -1,0 +1,141 @@
+using System.Net;
+
+using Microsoft.AspNetCore.WebUtilities;
+using Microsoft.Net.Http.Headers;
+
+namespace Freight.Server.Tests.Files;
+
+/// <summary>
+/// Ranges and conditional GETs through the files API itself (RFC 9110 §13–14), on both stores: the same
+/// file path the lab's static tests check form by form, here fed by a store's reader (a file handle, or
+/// the memory store's bytes).
+/// </summary>
+public abstract class FilesRangeTests(FilesServer server)
+{
+    private const int Size = 300_000;
+
+    [Fact]
+    public async Task Get_SingleRange_206WithContentRangeAndTheBytes()
+    {
+        var (key, content, _) = await CreateAsync();
+
+        using var response = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=1000-1999"));
+
+        Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
+        Assert.Equal($"bytes 1000-1999/{Size}", response.Content.Headers.ContentRange?.ToString());
+        Assert.Equal(content.AsSpan(1000, 1000).ToArray(), await response.Content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task Get_SuffixAndOpenEndedRanges_206WithTheTail()
+    {
+        var (key, content, _) = await CreateAsync();
+
+        using var suffix = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=-500"));
+        using var open = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", $"bytes={Size - 500}-"));
+
+        Assert.Equal(HttpStatusCode.PartialContent, suffix.StatusCode);
+        Assert.Equal(content.AsSpan(Size - 500).ToArray(), await suffix.Content.ReadAsByteArrayAsync());
+        Assert.Equal(HttpStatusCode.PartialContent, open.StatusCode);
+        Assert.Equal(content.AsSpan(Size - 500).ToArray(), await open.Content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task Get_SeveralRanges_MultipartByterangesWithEachPartExact()
+    {
+        var (key, content, _) = await CreateAsync();
+
+        using var response = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-99,200000-200099"));
+
+        Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
+        Assert.Equal("multipart/byteranges", response.Content.Headers.ContentType?.MediaType);
+        var boundary = HeaderUtilities.RemoveQuotes(MediaTypeHeaderValue.Parse(response.Content.Headers.ContentType!.ToString()).Boundary).ToString();
+        var reader = new MultipartReader(boundary, await response.Content.ReadAsStreamAsync());
+        foreach (var first in new[] { 0, 200_000 })
+        {
+            var section = await reader.ReadNextSectionAsync();
+            Assert.NotNull(section);
+            Assert.Equal($"bytes {first}-{first + 99}/{Size}", section.Headers!["Content-Range"].ToString());
+            using var part = new MemoryStream();
+            await section.Body.CopyToAsync(part);
+            Assert.Equal(content.AsSpan(first, 100).ToArray(), part.ToArray());
+        }
+
+        Assert.Null(await reader.ReadNextSectionAsync());
+    }
+
+    [Fact]
+    public async Task Get_RangeBeyondTheEnd_416WithContentRangeStar()
+    {
+        var (key, _, _) = await CreateAsync();
+
+        using var response = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", $"bytes={Size}-"));
+
+        Assert.Equal(HttpStatusCode.RequestedRangeNotSatisfiable, response.StatusCode);
+        Assert.Equal($"bytes */{Size}", response.Content.Headers.ContentRange?.ToString());
+    }
+
+    [Fact]
+    public async Task Get_IfRangeCurrentETag_206_OtherETag_200Whole()
+    {
+        var (key, content, etag) = await CreateAsync();
+
+        using var current = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-9"), ("If-Range", etag));
+        using var stale = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-9"), ("If-Range", "\"0123\""));
+
+        Assert.Equal(HttpStatusCode.PartialContent, current.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, stale.StatusCode);
+        Assert.Equal(content, await stale.Content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task Get_IfNoneMatchCurrentETag_304WithTheETag()
+    {
+        var (key, _, etag) = await CreateAsync();
+
+        using var response = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-None-Match", etag));
+
+        Assert.Equal(HttpStatusCode.NotModified, response.StatusCode);
+        Assert.Equal(etag, response.Headers.ETag?.ToString());
+        Assert.Empty(await response.Content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task Get_IfModifiedSinceLastModified_304_IfMatchOther_412()
+    {
+        var (key, _, _) = await CreateAsync();
+        using var first = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key);
+        var lastModified = first.Content.Headers.LastModified!.Value.ToString("r", System.Globalization.CultureInfo.InvariantCulture);
+
+        using var notModified = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-Modified-Since", lastModified));
+        using var failed = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-Match", "\"other\""));
+
+        Assert.Equal(HttpStatusCode.NotModified, notModified.StatusCode);
+        Assert.Equal(HttpStatusCode.PreconditionFailed, failed.StatusCode);
+    }
+
+    [Fact]
+    public async Task Head_Always_AcceptRangesAndLengthWithoutBody()
+    {
+        var (key, _, etag) = await CreateAsync();
+
+        using var response = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key, ("Range", "bytes=0-9"));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(Size, response.Content.Headers.ContentLength);
+        Assert.Contains("bytes", response.Headers.AcceptRanges);
+        Assert.Equal(etag, response.Headers.ETag?.ToString());
+        Assert.Empty(await response.Content.ReadAsByteArrayAsync());
+    }
+
+    private async Task<(string Key, byte[] Content, string ETag)> CreateAsync()
+    {
+        var key = FilesApi.NewRoot() + "/ranged.bin";
+        var content = FilesApi.Content(Size);
+        return (key, content, await FilesApi.CreateAsync(server, key, content));
+    }
+}
+
+public sealed class FilesRangeFileSystemTests(FileSystemFilesServer server) : FilesRangeTests(server), IClassFixture<FileSystemFilesServer>;
+
+public sealed class FilesRangeMemoryTests(MemoryFilesServer server) : FilesRangeTests(server), IClassFixture<MemoryFilesServer>;
