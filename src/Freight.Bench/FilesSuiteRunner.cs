@@ -153,7 +153,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
                 var clock = Stopwatch.StartNew();
                 using var response = await client.SendAsync(request, cancellationToken);
                 var seconds = clock.Elapsed.TotalSeconds;
-                await EnsureSuccessAsync(response, cancellationToken);
+                await TransferClient.EnsureSuccessAsync(response, cancellationToken);
                 var answer = await response.Content.ReadFromJsonAsync<LabAnswer>(cancellationToken);
                 if (answer is null || answer.Bytes != payload.LongLength || answer.Hash != XxHash128.ToHex(hash))
                 {
@@ -247,7 +247,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var clock = Stopwatch.StartNew();
         using var response = await client.SendAsync(request, cancellationToken);
         var seconds = clock.Elapsed.TotalSeconds;
-        await EnsureSuccessAsync(response, cancellationToken);
+        await TransferClient.EnsureSuccessAsync(response, cancellationToken);
         var expected = FileSystemObjectStore.FormatETag(hash);
         if (response.Headers.ETag?.ToString() != expected)
         {
@@ -263,7 +263,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var clock = Stopwatch.StartNew();
         using var response = await client.SendAsync(request, cancellationToken);
         var seconds = clock.Elapsed.TotalSeconds;
-        await EnsureSuccessAsync(response, cancellationToken);
+        await TransferClient.EnsureSuccessAsync(response, cancellationToken);
         return seconds;
     }
 
@@ -276,7 +276,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
             var clock = Stopwatch.StartNew();
             using var request = new HttpRequestMessage(HttpMethod.Get, uri);
             using var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
-            await EnsureSuccessAsync(response, cancellationToken);
+            await TransferClient.EnsureSuccessAsync(response, cancellationToken);
             await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
             double? firstByte = null;
             int read;
@@ -329,15 +329,6 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var content = new StreamContent(new MemoryStream(payload, writable: false), ClientBufferBytes);
         content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
         return content;
-    }
-
-    private static async Task EnsureSuccessAsync(HttpResponseMessage response, CancellationToken cancellationToken)
-    {
-        if (!response.IsSuccessStatusCode)
-        {
-            var body = await response.Content.ReadAsStringAsync(cancellationToken);
-            throw new VerificationException($"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri}: {(int)response.StatusCode} {body}");
-        }
     }
 
     private static ScenarioResult Summarize(FilesScenario scenario, List<RunSample> samples, string? failure)

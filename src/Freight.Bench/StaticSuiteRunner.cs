@@ -71,7 +71,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
             foreach (var group in scenarios.GroupBy(s => (s.FileBytes, s.Connections, s.Generator)))
             {
                 var rows = group.ToList();
-                await output.WriteLineAsync($"static: {StaticScenario.Size(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.Id))}");
+                await output.WriteLineAsync($"static: {SizeText.Format(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.Id))}");
                 foreach (var row in rows)
                 {
                     measured[row] = new ScenarioRuns();

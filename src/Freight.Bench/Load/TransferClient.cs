@@ -109,12 +109,13 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
         }
     }
 
-    private static async Task EnsureSuccessAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    /// <summary>A non-success answer fails the transfer, naming the request and what the server said.</summary>
+    internal static async Task EnsureSuccessAsync(HttpResponseMessage response, CancellationToken cancellationToken)
     {
         if (!response.IsSuccessStatusCode)
         {
             var body = await response.Content.ReadAsStringAsync(cancellationToken);
-            throw new VerificationException($"{response.RequestMessage?.RequestUri}: {(int)response.StatusCode} {body}");
+            throw new VerificationException($"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri}: {(int)response.StatusCode} {body}");
         }
     }
 

@@ -11,7 +11,7 @@ public static class FilesRatios
         double? Rate(string id) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
             && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond?.Median;
 
-        var label = FilesScenario.Size(size);
+        var label = SizeText.Format(size);
         yield return new RatioResult($"files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet, Rate(FilesSuite.Get) / Rate(FilesSuite.NginxGet), Goal: 0.85);
         yield return new RatioResult($"files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut, Rate(FilesSuite.Put) / Rate(FilesSuite.NginxPut), Goal: 1.0);
         yield return new RatioResult($"files/get / download/freight, {label}", FilesSuite.Get, FilesSuite.LabDownload, Rate(FilesSuite.Get) / Rate(FilesSuite.LabDownload), Goal: 0.9);

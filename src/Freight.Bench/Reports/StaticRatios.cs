@@ -17,7 +17,7 @@ public static class StaticRatios
         const int c = StaticSuite.GoalConnections;
         foreach (var size in StaticSuite.FileSizes)
         {
-            var label = $"{StaticScenario.Size(size)}, {c} conns";
+            var label = $"{SizeText.Format(size)}, {c} conns";
             var freight = Row(StaticSuite.Freight, size);
             var stock = Row(StaticSuite.StaticFiles, size);
             yield return new RatioResult($"freight / staticfiles req/s, {label}", StaticSuite.Freight, StaticSuite.StaticFiles,

@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
@@ -14,9 +12,5 @@ public sealed record FilesScenario(string Id, long PayloadBytes)
 
     public bool IsPeer => Id is FilesSuite.NginxPut or FilesSuite.NginxGet;
 
-    public string Describe() => $"{Size(PayloadBytes)}, http h1, {(IsUpload ? "to disk" : "from disk")}";
-
-    public static string Size(long bytes) => bytes >= 1024L * 1024 * 1024
-        ? (bytes / (1024L * 1024 * 1024)).ToString(CultureInfo.InvariantCulture) + " GiB"
-        : (bytes / (1024 * 1024)).ToString(CultureInfo.InvariantCulture) + " MiB";
+    public string Describe() => $"{Reports.SizeText.Format(PayloadBytes)}, http h1, {(IsUpload ? "to disk" : "from disk")}";
 }

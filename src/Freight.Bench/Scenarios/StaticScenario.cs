@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
@@ -22,9 +20,5 @@ public sealed record StaticScenario(string Id, long FileBytes, int Connections, 
 
     public string FileName => FormattableString.Invariant($"{FileBytes}.bin");
 
-    public string Describe() => $"{Size(FileBytes)}, {Connections} conns{(Generator == Wrk ? ", wrk" : "")}";
-
-    public static string Size(long bytes) => bytes >= 1024 * 1024
-        ? (bytes / (1024 * 1024)).ToString(CultureInfo.InvariantCulture) + " MiB"
-        : (bytes / 1024).ToString(CultureInfo.InvariantCulture) + " KiB";
+    public string Describe() => $"{Reports.SizeText.Format(FileBytes)}, {Connections} conns{(Generator == Wrk ? ", wrk" : "")}";
 }

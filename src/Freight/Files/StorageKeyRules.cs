@@ -27,11 +27,11 @@ internal static class StorageKeyRules
     /// <summary>Names the file-system store may use for its own hidden files.</summary>
     internal const string ReservedPrefix = ".freight";
 
-    /// <summary>Suffix of in-progress writes (matches the file-system store's temp suffix).</summary>
-    internal const string ReservedTempSuffix = ".freight-tmp";
+    /// <summary>Suffix of in-progress writes.</summary>
+    internal const string ReservedTempSuffix = Storage.FileSystemObjectStore.TempSuffix;
 
     /// <summary>Suffix of metadata sidecars.</summary>
-    internal const string ReservedMetaSuffix = ".freight-meta";
+    internal const string ReservedMetaSuffix = Storage.FileSystemMetadata.Suffix;
 
     /// <summary>Returns <see langword="null"/> when <paramref name="raw"/> is a valid key, else why not.</summary>
     public static string? Validate(string? raw)
@@ -161,7 +161,7 @@ internal static class StorageKeyRules
             return Invariant($"Segment {number} of the path is {bytes} bytes long in UTF-8; the limit is {MaxSegmentBytes}.");
         }
 
-        // The file-system store keeps temp files ('.{name}.{guid}.freight-tmp') and metadata sidecars
+        // The file-system store keeps temp files ('.{guid}.freight-tmp') and metadata sidecars
         // ('.{name}.freight-meta') beside the files, and may keep more under '.freight*'. Ignoring case
         // keeps a case-insensitive file system from aliasing them. Other hidden names ('.env') are fine.
         if (segment.StartsWith(ReservedPrefix, StringComparison.OrdinalIgnoreCase)
