@@ -274,7 +274,7 @@ public static class FilesEndpoints
         && WantDigest.SelectPreferred(preferences) == DigestAlgorithm.Sha256;
 
     /// <summary>Kestrel's limits for this upload: the file size for the body, and a minimum rate after a grace period (HTTP/1.1).</summary>
-    private static void LimitUpload(HttpContext context, FilesOptions options, long maxBodyBytes)
+    internal static void LimitUpload(HttpContext context, FilesOptions options, long maxBodyBytes)
     {
         // Only for a known length: on a chunked HTTP/1.1 body Kestrel counts the chunk framing against this limit too,
         // so a file of exactly the limit would be refused; FileUpload counts the data bytes exactly instead.

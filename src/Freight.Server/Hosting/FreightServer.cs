@@ -1,7 +1,9 @@
 using System.Security.Cryptography.X509Certificates;
 using Freight.Server.Errors;
 using Freight.Server.Files;
+using Freight.Resumable;
 using Freight.Server.Lab;
+using Freight.Server.Tus;
 using Freight.Storage;
 using Freight.Transport;
 using Microsoft.AspNetCore.Connections;
@@ -121,6 +123,33 @@ public sealed class FreightServer : IAsyncDisposable
             store.DeleteAbandonedTempFiles();
             return store;
         });
+        builder.Services.AddSingleton(options.Tus);
+        builder.Services.AddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton<IResumableUploadStore>(services =>
+        {
+            var files = services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
+            if (options.Files.Store == "Memory")
+            {
+                return new MemoryResumableUploadStore(files);
+            }
+
+            var directory = string.IsNullOrEmpty(options.Tus.Directory) ? Path.Combine(options.DataDirectory, "tus") : options.Tus.Directory;
+            return new FileSystemResumableUploadStore(directory, files, options.FlushToDisk);
+        });
+        builder.Services.AddSingleton<ResumableUploadLocks>();
+        // XXH3-128 always (the ETag); SHA-256 too when the files API keeps it for every file.
+        builder.Services.AddSingleton(new RunningDigests(options.Files.AlwaysComputeSha256 ? [Freight.Digests.DigestAlgorithm.Sha256] : []));
+        builder.Services.AddSingleton(services => new Tus.TusUploads(
+            services.GetRequiredService<IResumableUploadStore>(),
+            services.GetRequiredService<ResumableUploadLocks>(),
+            services.GetRequiredService<RunningDigests>(),
+            options.Tus,
+            options.Files,
+            services.GetRequiredService<Files.FilesAccess>(),
+            services.GetRequiredService<Files.UploadLimiter>(),
+            options.Tus.MaxUploadBytes > 0 ? options.Tus.MaxUploadBytes : options.Files.MaxFileBytes > 0 ? options.Files.MaxFileBytes : options.MaxRequestBodyBytes,
+            services.GetRequiredService<TimeProvider>()));
+        builder.Services.AddHostedService<Tus.TusExpirySweeper>();
         builder.Services.AddSingleton<LabPayloads>();
         builder.Services.AddSingleton<LabStaticFiles>();
         builder.Services.AddSingleton<LabStaticFileProvider>();
@@ -141,6 +170,7 @@ public sealed class FreightServer : IAsyncDisposable
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFiles();
+        app.MapTus();
         app.MapControllers();
         return new FreightServer(app, options, certificate);
     }

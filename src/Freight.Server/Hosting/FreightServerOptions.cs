@@ -43,6 +43,9 @@ public sealed class FreightServerOptions
     /// <summary>The files API: store, tokens, limits.</summary>
     public Freight.Server.Files.FilesOptions Files { get; set; } = new();
 
+    /// <summary>Resumable uploads (tus 1.0 at <c>/tus/</c>): where they wait, where they land, when they expire.</summary>
+    public Freight.Server.Tus.TusOptions Tus { get; set; } = new();
+
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();
 
@@ -98,6 +101,7 @@ public sealed class FreightServerOptions
 
         Multipart.Validate(errors);
         Files.Validate(errors);
+        Tus.Validate(errors);
 
         return errors;
     }

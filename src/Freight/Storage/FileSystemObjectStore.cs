@@ -68,6 +68,39 @@ public sealed class FileSystemObjectStore : IObjectStore
         }
     }
 
+    /// <summary>
+    /// Makes the finished file at <paramref name="sourcePath"/> the object <paramref name="key"/>, as a commit
+    /// would: moved to a temp name beside the key (a rename on the same file system; .NET copies across
+    /// file systems), then committed under the key's lock. On failure the file is moved back, unchanged.
+    /// </summary>
+    public async ValueTask<ObjectInfo> CommitFileAsync(string key, string sourcePath, ObjectCommit commit, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(commit);
+        var path = GetPath(key);
+        if (Directory.Exists(path))
+        {
+            throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
+        }
+
+        var directory = Path.GetDirectoryName(path)!;
+        var created = CreateDirectories(key, directory);
+        var tempPath = Path.Combine(directory, $".{Guid.NewGuid():N}{TempSuffix}");
+        File.Move(sourcePath, tempPath);
+        try
+        {
+            var length = new FileInfo(tempPath).Length;
+            var lastWrite = File.GetLastWriteTimeUtc(tempPath);
+            return await CommitAsync(key, path, tempPath, commit, length, lastWrite, describe: true, cancellationToken)
+                ?? throw new IOException($"'{key}' vanished right after its commit.");
+        }
+        catch
+        {
+            File.Move(tempPath, sourcePath);
+            RemoveEmptyDirectories(created);
+            throw;
+        }
+    }
+
     /// <summary>Creates the folders a key needs; returns the ones it created, deepest last, so an abort can remove them.</summary>
     private List<string> CreateDirectories(string key, string directory)
     {

@@ -1,0 +1,646 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using Freight.Digests;
+using Freight.Files;
+using Freight.Resumable;
+using Freight.Server.Errors;
+using Freight.Server.Files;
+using Freight.Storage;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Net.Http.Headers;
+
+namespace Freight.Server.Tus;
+
+/// <summary>
+/// Resumable uploads with the tus 1.0 protocol at <c>/tus/</c>: core (HEAD, PATCH, OPTIONS) and the
+/// creation, creation-with-upload, creation-defer-length, termination, checksum, expiration and
+/// concatenation extensions. Chunks stream from the request's pipe straight to the upload's end in the
+/// store; a finished upload becomes the file <c>/files/{prefix}{filename}</c> atomically, with its ETag
+/// (and SHA-256 when configured), like a PUT of the files API. Tokens and limits are the files API's.
+/// </summary>
+public static class TusEndpoints
+{
+    public static RouteGroupBuilder MapTus(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        var uploads = endpoints.ServiceProvider.GetRequiredService<TusUploads>();
+        var tus = endpoints.MapGroup("/tus");
+        // "/" matches /tus and /tus/ alike (routing ignores a trailing slash).
+        tus.MapMethods("/", [HttpMethods.Options], context => Handle(context, uploads.OptionsAsync, checkVersion: false));
+        tus.MapPost("/", context => Handle(context, uploads.CreateAsync));
+
+        tus.MapMethods("/{id}", [HttpMethods.Options], context => Handle(context, uploads.OptionsAsync, checkVersion: false));
+        tus.MapMethods("/{id}", [HttpMethods.Head], context => Handle(context, uploads.HeadAsync));
+        tus.MapPatch("/{id}", context => Handle(context, uploads.PatchAsync));
+        tus.MapDelete("/{id}", context => Handle(context, uploads.DeleteAsync));
+        // Clients behind proxies that only pass GET/POST send the real method in X-HTTP-Method-Override.
+        tus.MapPost("/{id}", context => Handle(context, request => OverriddenMethodAsync(request, uploads)));
+        return tus;
+    }
+
+    private static Task OverriddenMethodAsync(HttpContext context, TusUploads uploads) =>
+        context.Request.Headers[TusProtocol.MethodOverrideHeader].ToString().ToUpperInvariant() switch
+        {
+            "PATCH" => uploads.PatchAsync(context),
+            "DELETE" => uploads.DeleteAsync(context),
+            "HEAD" => uploads.HeadAsync(context),
+            _ => throw TusProtocol.Problem(StatusCodes.Status405MethodNotAllowed, "Method not allowed",
+                "POST on an upload needs X-HTTP-Method-Override: PATCH, DELETE or HEAD; create uploads with POST /tus/."),
+        };
+
+    private static async Task Handle(HttpContext context, Func<HttpContext, Task> handler, bool checkVersion = true)
+    {
+        // Every tus response carries the version, error responses too (they are written after a Clear()).
+        context.Response.OnStarting(static state =>
+        {
+            ((HttpResponse)state).Headers[TusProtocol.ResumableHeader] = TusProtocol.Version;
+            return Task.CompletedTask;
+        }, context.Response);
+
+        if (checkVersion && context.Request.Headers[TusProtocol.ResumableHeader].ToString() != TusProtocol.Version)
+        {
+            throw TusProtocol.Problem(StatusCodes.Status412PreconditionFailed, "Unsupported tus version",
+                $"Send Tus-Resumable: {TusProtocol.Version}; it is the version this server speaks.",
+                new Dictionary<string, string> { [TusProtocol.VersionHeader] = TusProtocol.Version });
+        }
+
+        await handler(context);
+    }
+}
+
+/// <summary>The tus requests' logic, over one resumable store paired with the files store.</summary>
+public sealed class TusUploads(
+    IResumableUploadStore store,
+    ResumableUploadLocks locks,
+    RunningDigests runningDigests,
+    TusOptions options,
+    FilesOptions filesOptions,
+    FilesAccess access,
+    UploadLimiter limiter,
+    long maxUploadBytes,
+    TimeProvider time)
+{
+    private readonly StoragePrefix _prefix = StoragePrefix.TryParse(options.FilesPrefix, out var prefix, out _) ? prefix : StoragePrefix.Root;
+
+    // How long a DELETE waits for a PATCH of the same upload to unwind (a client that aborted it and now
+    // terminates): long enough for the server to notice the cut-off, short enough for a request to wait.
+    private static readonly TimeSpan s_deletePatience = TimeSpan.FromSeconds(5);
+
+    public Task OptionsAsync(HttpContext context)
+    {
+        var headers = context.Response.Headers;
+        headers[TusProtocol.VersionHeader] = TusProtocol.Version;
+        headers[TusProtocol.ExtensionHeader] = TusProtocol.Extensions;
+        headers[TusProtocol.MaxSizeHeader] = maxUploadBytes.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        headers[TusProtocol.ChecksumAlgorithmHeader] = TusProtocol.ChecksumAlgorithms;
+        context.Response.StatusCode = StatusCodes.Status204NoContent;
+        return Task.CompletedTask;
+    }
+
+    public async Task CreateAsync(HttpContext context)
+    {
+        var request = context.Request;
+        access.Demand(request, write: true);
+        var length = TusProtocol.Size(request, TusProtocol.LengthHeader);
+        var deferred = request.Headers[TusProtocol.DeferLengthHeader].Count > 0;
+        if (deferred && request.Headers[TusProtocol.DeferLengthHeader].ToString() != "1")
+        {
+            throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Malformed header", "Upload-Defer-Length can only be 1.");
+        }
+
+        var rawMetadata = request.Headers[TusProtocol.MetadataHeader].ToString();
+        var metadata = TusProtocol.Metadata(rawMetadata);
+        var (partial, finalParts) = TusProtocol.Concat(request);
+        if (finalParts is not null)
+        {
+            await CreateFinalAsync(context, finalParts, rawMetadata, metadata, length, deferred);
+            return;
+        }
+
+        if (length is null == !deferred)
+        {
+            throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Length missing",
+                "Send Upload-Length, or Upload-Defer-Length: 1 to give the length later — exactly one of them.");
+        }
+
+        if (length > maxUploadBytes)
+        {
+            throw TooLarge();
+        }
+
+        var id = ResumableUploadId.New();
+        var now = time.GetUtcNow();
+        var upload = new ResumableUpload
+        {
+            Id = id,
+            Length = length,
+            Metadata = rawMetadata.Length == 0 ? null : rawMetadata,
+            Kind = partial ? ResumableUploadKind.Partial : ResumableUploadKind.Regular,
+            TargetKey = partial ? null : TargetKey(metadata, id).Value,
+            CreatedAt = now,
+            LastActivityAt = now,
+        };
+        await store.CreateAsync(upload, context.RequestAborted);
+
+        var response = context.Response;
+        response.Headers.Location = "/tus/" + id;
+        if (HasBody(request))
+        {
+            // creation-with-upload: the body is the first chunk, taken as a PATCH at offset 0 would be.
+            if (!IsOffsetStream(request))
+            {
+                throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type",
+                    $"A body on creation must be {TusProtocol.OffsetContentType}; the upload was created empty at {response.Headers.Location}.");
+            }
+
+            if (!locks.TryEnter(id, out var held))
+            {
+                throw Locked();
+            }
+
+            using (held)
+            {
+                upload = await AppendAsync(context, upload);
+            }
+        }
+
+        if (upload.HasAllBytes && upload.Completion is null && upload.Kind == ResumableUploadKind.Regular && locks.TryEnter(id, out var finishing))
+        {
+            // An empty file is complete on creation.
+            using (finishing)
+            {
+                upload = await FinishAsync(upload, context.RequestAborted);
+            }
+        }
+
+        response.StatusCode = StatusCodes.Status201Created;
+        WriteState(response, upload, head: false);
+    }
+
+    /// <summary>concatenation: joins complete partial uploads, in order, into a final upload that becomes the file at once.</summary>
+    private async Task CreateFinalAsync(HttpContext context, IReadOnlyList<string> partIds, string rawMetadata, Dictionary<string, string?> metadata, long? length, bool deferred)
+    {
+        if (length is not null || deferred)
+        {
+            throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation",
+                "A final upload's length is the sum of its parts: send neither Upload-Length nor Upload-Defer-Length.");
+        }
+
+        long total = 0;
+        foreach (var partId in partIds)
+        {
+            var part = await store.GetAsync(partId, context.RequestAborted);
+            if (part is null || part.Kind != ResumableUploadKind.Partial)
+            {
+                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"/tus/{partId} is not a partial upload here.");
+            }
+
+            if (!part.HasAllBytes)
+            {
+                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation",
+                    $"/tus/{partId} is not complete ({part.Offset} of {part.Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "?"} bytes); finish every part first.");
+            }
+
+            total += part.Length!.Value;
+        }
+
+        if (total > maxUploadBytes)
+        {
+            throw TooLarge();
+        }
+
+        var id = ResumableUploadId.New();
+        var now = time.GetUtcNow();
+        var upload = new ResumableUpload
+        {
+            Id = id,
+            Length = total,
+            Metadata = rawMetadata.Length == 0 ? null : rawMetadata,
+            Kind = ResumableUploadKind.Final,
+            Parts = partIds,
+            TargetKey = TargetKey(metadata, id).Value,
+            CreatedAt = now,
+            LastActivityAt = now,
+        };
+        await store.CreateAsync(upload, context.RequestAborted);
+        if (!locks.TryEnter(id, out var held))
+        {
+            throw Locked();
+        }
+
+        using (held)
+        {
+            upload = await FinishAsync(upload, context.RequestAborted);
+        }
+
+        context.Response.StatusCode = StatusCodes.Status201Created;
+        context.Response.Headers.Location = "/tus/" + id;
+        WriteState(context.Response, upload, head: false);
+    }
+
+    public async Task HeadAsync(HttpContext context)
+    {
+        access.Demand(context.Request, write: true);
+        var upload = await FindAsync(context);
+        if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial && locks.TryEnter(upload.Id, out var held))
+        {
+            // Every byte arrived but the file was not made (a crash, a failed move): make it now.
+            using (held)
+            {
+                upload = await FinishAsync(upload, context.RequestAborted);
+            }
+        }
+
+        context.Response.Headers.CacheControl = "no-store";
+        WriteState(context.Response, upload, head: true);
+        context.Response.StatusCode = StatusCodes.Status200OK;
+    }
+
+    public async Task PatchAsync(HttpContext context)
+    {
+        var request = context.Request;
+        access.Demand(request, write: true);
+        if (!IsOffsetStream(request))
+        {
+            throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type", $"A PATCH must send Content-Type: {TusProtocol.OffsetContentType}.");
+        }
+
+        var offset = TusProtocol.Size(request, TusProtocol.OffsetHeader)
+            ?? throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Offset missing", "A PATCH must send Upload-Offset: where its bytes go.");
+        var declaredLength = TusProtocol.Size(request, TusProtocol.LengthHeader);
+        using var checksum = TusProtocol.Checksum(request);
+        var upload = await FindAsync(context);
+        if (!locks.TryEnter(upload.Id, out var held))
+        {
+            throw Locked();
+        }
+
+        using (held)
+        {
+            // Read again under the lock: the request that held it may have moved the upload on.
+            upload = await FindAsync(context);
+            if (upload.Kind == ResumableUploadKind.Final)
+            {
+                throw TusProtocol.Problem(StatusCodes.Status403Forbidden, "Final upload", "A final upload is made of its parts; it takes no PATCH.");
+            }
+
+            if (offset != upload.Offset)
+            {
+                throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Offset mismatch",
+                    $"The upload holds {upload.Offset} bytes; a PATCH must start there, not at {offset}. HEAD tells the current offset.");
+            }
+
+            if (declaredLength is { } declared)
+            {
+                upload = await DeclareLengthAsync(upload, declared, context.RequestAborted);
+            }
+
+            if (upload.Completion is null)
+            {
+                upload = await AppendAsync(context, upload, checksum);
+            }
+            else if (HasBody(request) && request.ContentLength != 0)
+            {
+                throw ExceedsLength(upload);
+            }
+        }
+
+        context.Response.StatusCode = StatusCodes.Status204NoContent;
+        WriteState(context.Response, upload, head: false);
+    }
+
+    public async Task DeleteAsync(HttpContext context)
+    {
+        access.Demand(context.Request, write: true);
+        var upload = await FindAsync(context, allowExpired: true);
+        // A client that aborted its PATCH to terminate: wait for that request to unwind instead of refusing.
+        using var held = await locks.EnterAsync(upload.Id, s_deletePatience, context.RequestAborted) ?? throw Locked();
+        await RemoveAsync(upload, context.RequestAborted);
+        context.Response.StatusCode = StatusCodes.Status204NoContent;
+    }
+
+    /// <summary>Removes an upload (the expiry sweep too): its record, bytes and running digests; a file it became stays.</summary>
+    public async ValueTask RemoveAsync(ResumableUpload upload, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(upload);
+        await store.DeleteAsync(upload.Id, cancellationToken);
+        runningDigests.Forget(upload.Id);
+    }
+
+    /// <summary>An unfinished upload whose last byte arrived longer than <see cref="TusOptions.ExpireAfter"/> ago; a finished one's record after as long.</summary>
+    public bool IsExpired(ResumableUpload upload, DateTimeOffset now)
+    {
+        ArgumentNullException.ThrowIfNull(upload);
+        return now >= upload.LastActivityAt + options.ExpireAfter;
+    }
+
+    public bool IsBusy(string id) => locks.IsHeld(id);
+
+    private async ValueTask<ResumableUpload> FindAsync(HttpContext context, bool allowExpired = false)
+    {
+        var id = context.Request.RouteValues["id"] as string;
+        var upload = ResumableUploadId.IsValid(id) ? await store.GetAsync(id!, context.RequestAborted) : null;
+        if (upload is null)
+        {
+            throw TusProtocol.Problem(StatusCodes.Status404NotFound, "Unknown upload", $"There is no upload '{id}' (never created, terminated, or expired and removed).");
+        }
+
+        if (!allowExpired && upload.Completion is null && IsExpired(upload, time.GetUtcNow()))
+        {
+            throw TusProtocol.Problem(StatusCodes.Status410Gone, "Upload expired",
+                $"The upload expired at {TusProtocol.FormatDate(upload.LastActivityAt + options.ExpireAfter)}; its bytes are being removed. Start a new upload.");
+        }
+
+        return upload;
+    }
+
+    private async ValueTask<ResumableUpload> DeclareLengthAsync(ResumableUpload upload, long declared, CancellationToken cancellationToken)
+    {
+        if (upload.Length is { } known)
+        {
+            return known == declared
+                ? upload
+                : throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Length already set", $"The upload's length is {known}; it cannot change to {declared}.");
+        }
+
+        if (declared < upload.Offset)
+        {
+            throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Length too short", $"The upload already holds {upload.Offset} bytes, more than the {declared} declared.");
+        }
+
+        if (declared > maxUploadBytes)
+        {
+            throw TooLarge();
+        }
+
+        upload = upload with { Length = declared };
+        await store.UpdateAsync(upload, cancellationToken);
+        return upload;
+    }
+
+    /// <summary>
+    /// Streams the request body to the upload's end (the caller holds its lock). Bytes that arrived stay when
+    /// the request is cut off, unless the chunk carries a checksum: then the chunk is all or nothing. The
+    /// running digests follow exactly the stored bytes. Completes the upload when its last byte arrived.
+    /// </summary>
+    private async ValueTask<ResumableUpload> AppendAsync(HttpContext context, ResumableUpload upload, TusChecksum? checksum = null)
+    {
+        var request = context.Request;
+        var limit = upload.Length ?? maxUploadBytes;
+        if (request.ContentLength is { } sent && upload.Offset + sent > limit)
+        {
+            throw ExceedsLength(upload);
+        }
+
+        using var slot = limiter.Enter(context);
+        FilesEndpoints.LimitUpload(context, filesOptions, request.ContentLength is null ? long.MaxValue : limit - upload.Offset);
+        var digests = runningDigests.Take(upload.Id, upload.Offset);
+        await using var appender = await BeginAppendAsync(upload, context.RequestAborted);
+        var discard = false;
+        try
+        {
+            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload, context.RequestAborted);
+            if (checksum is not null && !checksum.Matches())
+            {
+                throw TusProtocol.Problem(TusProtocol.ChecksumMismatchStatus, "Checksum mismatch",
+                    $"The chunk's {checksum.Name} does not match Upload-Checksum; it was discarded and the upload stays at {appender.StartOffset} bytes.");
+            }
+        }
+        catch (ProblemException)
+        {
+            // A chunk refused while or after streaming (past the length, checksum mismatch) is taken back whole.
+            discard = true;
+            throw;
+        }
+        catch when (checksum is not null)
+        {
+            // Cut off: bytes that arrived stay — unless the chunk carries a checksum, which they cannot meet.
+            discard = true;
+            throw;
+        }
+        finally
+        {
+            if (discard)
+            {
+                await appender.DiscardAsync(CancellationToken.None);
+            }
+
+            if (digests is not null)
+            {
+                if (discard)
+                {
+                    digests.Dispose();
+                }
+                else
+                {
+                    runningDigests.Keep(upload.Id, digests);
+                }
+            }
+        }
+
+        upload = upload with { Offset = appender.Offset, LastActivityAt = time.GetUtcNow() };
+        return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
+    }
+
+    private async ValueTask<IResumableUploadAppender> BeginAppendAsync(ResumableUpload upload, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await store.BeginAppendAsync(upload.Id, upload.Offset, cancellationToken);
+        }
+        catch (ResumableOffsetConflictException conflict)
+        {
+            // Another node (or a restart) moved the upload since it was read.
+            throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Offset mismatch", conflict.Message + " HEAD tells the current offset.");
+        }
+    }
+
+    private static async ValueTask CopyAsync(PipeReader body, IResumableUploadAppender appender, StreamingDigests? digests, TusChecksum? checksum, long limit, ResumableUpload upload, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            var result = await body.ReadAtLeastAsync(Freight.Uploads.BodyPump.BatchBytes, cancellationToken);
+            var buffer = result.Buffer;
+            if (appender.Offset + buffer.Length > limit)
+            {
+                throw ExceedsLength(upload);
+            }
+
+            if (!buffer.IsEmpty)
+            {
+                // Stored first, hashed second: the running digests never cover bytes the store does not hold.
+                await appender.WriteAsync(buffer, cancellationToken);
+                digests?.Append(buffer);
+                checksum?.Append(buffer);
+            }
+
+            body.AdvanceTo(buffer.End);
+            if (result.IsCanceled)
+            {
+                throw new OperationCanceledException("The body read was canceled before the chunk ended.");
+            }
+
+            if (result.IsCompleted)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Makes a complete upload the file at its target key (the caller holds its lock): a final upload first
+    /// gathers its parts' bytes (from wherever a previous attempt stopped); the ETag comes from the running
+    /// digests when they cover every byte, else from one read of the stored bytes.
+    /// </summary>
+    private async ValueTask<ResumableUpload> FinishAsync(ResumableUpload upload, CancellationToken cancellationToken)
+    {
+        StreamingDigests? digests = null;
+        if (upload.Kind == ResumableUploadKind.Final && !upload.HasAllBytes)
+        {
+            digests = runningDigests.Take(upload.Id, upload.Offset);
+            upload = await GatherPartsAsync(upload, digests, cancellationToken);
+        }
+        else
+        {
+            digests = runningDigests.Take(upload.Id, upload.Offset);
+        }
+
+        ComputedDigests computed;
+        using (digests)
+        {
+            computed = digests is not null && digests.Length == upload.Length
+                ? digests.Complete()
+                : await runningDigests.ComputeAsync(store, upload.Id, cancellationToken);
+        }
+
+        runningDigests.Forget(upload.Id);
+        var metadata = TusProtocol.Metadata(upload.Metadata);
+        var contentType = metadata.TryGetValue("filetype", out var type) && MediaTypeHeaderValue.TryParse(type, out _) ? type : null;
+        var commit = new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = FileUpload.Keep(computed) };
+        await store.CompleteAsync(upload, upload.TargetKey!, commit, cancellationToken);
+        if (upload.Kind == ResumableUploadKind.Final)
+        {
+            // Parts served their purpose: the protocol allows removing them, and keeping them doubles the disk used.
+            foreach (var partId in upload.Parts)
+            {
+                if (await store.GetAsync(partId, cancellationToken) is { } part)
+                {
+                    await RemoveAsync(part, cancellationToken);
+                }
+            }
+        }
+
+        return await store.GetAsync(upload.Id, cancellationToken) ?? upload;
+    }
+
+    private async ValueTask<ResumableUpload> GatherPartsAsync(ResumableUpload upload, StreamingDigests? digests, CancellationToken cancellationToken)
+    {
+        await using var appender = await BeginAppendAsync(upload, cancellationToken);
+        var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
+        try
+        {
+            long partStart = 0;
+            foreach (var partId in upload.Parts)
+            {
+                var part = await store.GetAsync(partId, cancellationToken)
+                    ?? throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Part gone", $"/tus/{partId} was removed before the final upload was made.");
+                var partEnd = partStart + part.Offset;
+                for (var position = Math.Max(appender.Offset, partStart); position < partEnd;)
+                {
+                    var read = await store.ReadAsync(partId, position - partStart, buffer.AsMemory(0, (int)Math.Min(buffer.Length, partEnd - position)), cancellationToken);
+                    if (read == 0)
+                    {
+                        throw new IOException($"/tus/{partId} ended early.");
+                    }
+
+                    var chunk = new ReadOnlySequence<byte>(buffer, 0, read);
+                    await appender.WriteAsync(chunk, cancellationToken);
+                    digests?.Append(chunk);
+                    position += read;
+                }
+
+                partStart = partEnd;
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+
+        return upload with { Offset = appender.Offset };
+    }
+
+    private void WriteState(HttpResponse response, ResumableUpload upload, bool head)
+    {
+        var headers = response.Headers;
+        headers[TusProtocol.OffsetHeader] = upload.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        if (upload.Completion is null)
+        {
+            headers[TusProtocol.ExpiresHeader] = TusProtocol.FormatDate(upload.LastActivityAt + options.ExpireAfter);
+        }
+        else
+        {
+            // Where the finished upload is now (not part of tus; clients that know Freight can fetch it).
+            headers.ContentLocation = "/files/" + string.Join('/', upload.Completion.Key.Split('/').Select(Uri.EscapeDataString));
+        }
+
+        if (!head)
+        {
+            return;
+        }
+
+        if (upload.Length is { } length)
+        {
+            headers[TusProtocol.LengthHeader] = length.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+        else
+        {
+            headers[TusProtocol.DeferLengthHeader] = "1";
+        }
+
+        if (upload.Metadata is not null)
+        {
+            headers[TusProtocol.MetadataHeader] = upload.Metadata;
+        }
+
+        if (upload.Kind == ResumableUploadKind.Partial)
+        {
+            headers[TusProtocol.ConcatHeader] = "partial";
+        }
+        else if (upload.Kind == ResumableUploadKind.Final)
+        {
+            headers[TusProtocol.ConcatHeader] = "final;" + string.Join(' ', upload.Parts.Select(part => "/tus/" + part));
+        }
+    }
+
+    /// <summary>The files-store key a finished upload takes: the prefix, then the filename the client gave, else the id.</summary>
+    private StorageKey TargetKey(Dictionary<string, string?> metadata, string id)
+    {
+        var name = metadata.TryGetValue("filename", out var filename) && !string.IsNullOrEmpty(filename) ? filename : id;
+        return _prefix.TryAppend(name, out var key, out var error)
+            ? key
+            : throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid file name", $"Upload-Metadata filename '{name}': {error}");
+    }
+
+    private static bool IsOffsetStream(HttpRequest request) =>
+        MediaTypeHeaderValue.TryParse(request.ContentType, out var type) && type.MediaType.Equals(TusProtocol.OffsetContentType, StringComparison.OrdinalIgnoreCase);
+
+    private static bool HasBody(HttpRequest request) => request.ContentLength > 0 || (request.ContentLength is null && request.Headers.TransferEncoding.Count > 0);
+
+    private ProblemException TooLarge() =>
+        TusProtocol.Problem(StatusCodes.Status413PayloadTooLarge, "Upload too large", $"An upload may hold at most {maxUploadBytes} bytes (Tus-Max-Size).",
+            new Dictionary<string, string> { [TusProtocol.MaxSizeHeader] = maxUploadBytes.ToString(System.Globalization.CultureInfo.InvariantCulture) });
+
+    private static ProblemException ExceedsLength(ResumableUpload upload) =>
+        TusProtocol.Problem(StatusCodes.Status413PayloadTooLarge, "Chunk exceeds the upload",
+            upload.Length is { } length
+                ? $"The upload is {length} bytes and holds {upload.Offset}; the chunk would go past its end and was discarded."
+                : "The chunk would pass the largest upload allowed; it was discarded.");
+
+    private static ProblemException Locked() =>
+        TusProtocol.Problem(StatusCodes.Status423Locked, "Upload busy", "Another request is writing to this upload; retry when it ends.",
+            new Dictionary<string, string> { ["Retry-After"] = "1" });
+}

@@ -1,0 +1,76 @@
+using Freight.Resumable;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace Freight.Server.Tus;
+
+/// <summary>
+/// The expiration extension's other half: every <see cref="TusOptions.SweepInterval"/>, removes unfinished
+/// uploads whose Upload-Expires has passed (record and bytes) and the records of uploads finished longer ago
+/// than <see cref="TusOptions.ExpireAfter"/> (their files stay). An upload a request is writing is left for
+/// the next sweep. At start, first finishes what a crash interrupted (file-system store).
+/// </summary>
+internal sealed partial class TusExpirySweeper(
+    IResumableUploadStore store,
+    TusUploads uploads,
+    TusOptions options,
+    TimeProvider time,
+    ILogger<TusExpirySweeper> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        if (store is FileSystemResumableUploadStore files)
+        {
+            var finished = await files.RecoverAsync(stoppingToken);
+            if (finished > 0)
+            {
+                LogRecovered(logger, finished);
+            }
+        }
+
+        using var timer = new PeriodicTimer(options.SweepInterval, time);
+        do
+        {
+            try
+            {
+                await SweepAsync(stoppingToken);
+            }
+            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
+            {
+                // A disk problem now is no reason to stop sweeping later.
+                LogSweepFailed(logger, failed.Message);
+            }
+        }
+        while (await timer.WaitForNextTickAsync(stoppingToken));
+    }
+
+    /// <summary>One sweep; returns how many uploads it removed.</summary>
+    public async Task<int> SweepAsync(CancellationToken cancellationToken)
+    {
+        var removed = 0;
+        var now = time.GetUtcNow();
+        await foreach (var upload in store.ListAsync(cancellationToken))
+        {
+            if (uploads.IsExpired(upload, now) && !uploads.IsBusy(upload.Id))
+            {
+                await uploads.RemoveAsync(upload, cancellationToken);
+                removed++;
+                if (upload.Completion is null)
+                {
+                    LogExpired(logger, upload.Id, upload.Offset);
+                }
+            }
+        }
+
+        return removed;
+    }
+
+    [LoggerMessage(1, LogLevel.Information, "tus: upload {Id} expired with {Offset} bytes; removed")]
+    private static partial void LogExpired(ILogger logger, string id, long offset);
+
+    [LoggerMessage(2, LogLevel.Warning, "tus: expiry sweep failed: {Reason}")]
+    private static partial void LogSweepFailed(ILogger logger, string reason);
+
+    [LoggerMessage(3, LogLevel.Information, "tus: finished {Count} upload(s) a restart interrupted while becoming files")]
+    private static partial void LogRecovered(ILogger logger, int count);
+}

@@ -1,0 +1,50 @@
+namespace Freight.Server.Tus;
+
+/// <summary>Options of the tus endpoint (<c>Freight:Tus</c>). Tokens, client limits and the store follow <c>Freight:Files</c>.</summary>
+public sealed class TusOptions
+{
+    /// <summary>Where unfinished uploads live with the file-system store; empty: <c>tus</c> under the data directory.</summary>
+    public string Directory { get; set; } = "";
+
+    /// <summary>
+    /// Folder of the files store that finished uploads land in: <c>/files/{FilesPrefix}/{filename}</c>. Empty
+    /// (default): <c>/files/{filename}</c>, as the client named it in Upload-Metadata.
+    /// </summary>
+    public string FilesPrefix { get; set; } = "";
+
+    /// <summary>Largest upload (Tus-Max-Size); 0: the files API's MaxFileBytes, else the server's MaxRequestBodyBytes.</summary>
+    public long MaxUploadBytes { get; set; }
+
+    /// <summary>
+    /// An unfinished upload expires this long after its last byte arrived (Upload-Expires), and a finished one's
+    /// tus record (not its file) this long after it finished. 24 h: a day to resume, as tusd's examples use.
+    /// </summary>
+    public TimeSpan ExpireAfter { get; set; } = TimeSpan.FromHours(24);
+
+    /// <summary>How often expired uploads are removed. 1 min: expiry is hours; a sweep lists one directory.</summary>
+    public TimeSpan SweepInterval { get; set; } = TimeSpan.FromMinutes(1);
+
+    public void Validate(List<string> errors)
+    {
+        ArgumentNullException.ThrowIfNull(errors);
+        if (MaxUploadBytes < 0)
+        {
+            errors.Add($"Freight:Tus:MaxUploadBytes is {MaxUploadBytes}: use 0 (the files limit) or a positive size.");
+        }
+
+        if (ExpireAfter <= TimeSpan.Zero)
+        {
+            errors.Add($"Freight:Tus:ExpireAfter is {ExpireAfter}: it must be positive (e.g. 1.00:00:00 for a day).");
+        }
+
+        if (SweepInterval <= TimeSpan.Zero)
+        {
+            errors.Add($"Freight:Tus:SweepInterval is {SweepInterval}: it must be positive (e.g. 00:01:00).");
+        }
+
+        if (!Freight.Files.StoragePrefix.TryParse(FilesPrefix, out _, out var error))
+        {
+            errors.Add($"Freight:Tus:FilesPrefix '{FilesPrefix}': {error}");
+        }
+    }
+}
