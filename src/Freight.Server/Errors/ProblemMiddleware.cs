@@ -69,6 +69,6 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
     [LoggerMessage(1, LogLevel.Warning, "{Method} {Path} rejected with {Status}: {Reason}")]
     private static partial void LogRejected(ILogger logger, string method, string path, int status, string reason);
 
-    [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception}); nothing was kept")]
+    [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
 }
