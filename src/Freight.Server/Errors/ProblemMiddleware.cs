@@ -24,7 +24,16 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         }
         catch (Exception exception) when (Classify(exception) is { } problem)
         {
-            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
+            if (IsBodyCutOff(exception))
+            {
+                // Still answered below: a client that only half-closed its side can read the 400.
+                LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            }
+            else
+            {
+                LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
+            }
+
             if (context.Response.HasStarted)
             {
                 context.Abort();
@@ -53,6 +62,14 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
             });
         }
     }
+
+    /// <summary>
+    /// The client closed the connection before its body ended: Kestrel fails the read with a 400 that hardly
+    /// anyone receives (the abort token may not be signalled yet), so it is logged as the client going away.
+    /// </summary>
+    private static bool IsBodyCutOff(Exception exception) =>
+        exception is BadHttpRequestException { StatusCode: StatusCodes.Status400BadRequest } bad
+        && bad.Message.StartsWith("Unexpected end of request content", StringComparison.Ordinal);
 
     private static (int Status, string Title)? Classify(Exception exception) => exception switch
     {

@@ -402,7 +402,7 @@ public sealed class TusUploads(
         var discard = false;
         try
         {
-            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload, context.RequestAborted);
+            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload);
             if (checksum is not null && !checksum.Matches())
             {
                 throw TusProtocol.Problem(TusProtocol.ChecksumMismatchStatus, "Checksum mismatch",
@@ -458,11 +458,15 @@ public sealed class TusUploads(
         }
     }
 
-    private static async ValueTask CopyAsync(PipeReader body, IResumableUploadAppender appender, StreamingDigests? digests, TusChecksum? checksum, long limit, ResumableUpload upload, CancellationToken cancellationToken)
+    private static async ValueTask CopyAsync(PipeReader body, IResumableUploadAppender appender, StreamingDigests? digests, TusChecksum? checksum, long limit, ResumableUpload upload)
     {
         while (true)
         {
-            var result = await body.ReadAtLeastAsync(Freight.Uploads.BodyPump.BatchBytes, cancellationToken);
+            // Whatever arrived, not a minimum batch as a PUT gathers: when the connection drops, Kestrel fails
+            // the read and a batch still being gathered would be lost, yet every byte that arrived must stay.
+            // No cancellation token either: an aborted connection ends the read by itself, and cancelling a
+            // pending body read races Kestrel's own ("Reading is already in progress").
+            var result = await body.ReadAsync();
             var buffer = result.Buffer;
             if (appender.Offset + buffer.Length > limit)
             {
@@ -472,7 +476,7 @@ public sealed class TusUploads(
             if (!buffer.IsEmpty)
             {
                 // Stored first, hashed second: the running digests never cover bytes the store does not hold.
-                await appender.WriteAsync(buffer, cancellationToken);
+                await appender.WriteAsync(buffer);
                 digests?.Append(buffer);
                 checksum?.Append(buffer);
             }
