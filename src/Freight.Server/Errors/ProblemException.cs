@@ -33,6 +33,10 @@ public sealed class ProblemException : Exception
         Headers = new Dictionary<string, string>();
     }
 
+    /// <summary>The same refusal with one more response header.</summary>
+    public ProblemException WithHeader(string name, string value) =>
+        new(Status, Title, Message, new Dictionary<string, string>(Headers) { [name] = value });
+
     public int Status { get; }
 
     public string Title { get; }

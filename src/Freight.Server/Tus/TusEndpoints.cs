@@ -131,6 +131,21 @@ public sealed class TusUploads(
             throw TooLarge();
         }
 
+        // creation-with-upload: the body is the first chunk, under a PATCH's rules. What can be refused before
+        // the upload exists is refused first, so a refusal never leaves an upload the client was not told of.
+        var hasBody = HasBody(context);
+        if (hasBody && !IsOffsetStream(request))
+        {
+            throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type",
+                $"A body on creation must be {TusProtocol.OffsetContentType}; nothing was created.");
+        }
+
+        if (hasBody && request.ContentLength > (length ?? maxUploadBytes))
+        {
+            throw TusProtocol.Problem(StatusCodes.Status413PayloadTooLarge, "Chunk exceeds the upload", "The body is longer than Upload-Length; nothing was created.");
+        }
+
+        using var checksum = hasBody ? TusProtocol.Checksum(request) : null;
         var id = ResumableUploadId.New();
         var now = time.GetUtcNow();
         var upload = new ResumableUpload
@@ -146,16 +161,10 @@ public sealed class TusUploads(
         await store.CreateAsync(upload, context.RequestAborted);
 
         var response = context.Response;
-        response.Headers.Location = "/tus/" + id;
-        if (HasBody(request))
+        var location = "/tus/" + id;
+        response.Headers.Location = location;
+        if (hasBody)
         {
-            // creation-with-upload: the body is the first chunk, taken as a PATCH at offset 0 would be.
-            if (!IsOffsetStream(request))
-            {
-                throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type",
-                    $"A body on creation must be {TusProtocol.OffsetContentType}; the upload was created empty at {response.Headers.Location}.");
-            }
-
             if (!locks.TryEnter(id, out var held))
             {
                 throw Locked();
@@ -163,7 +172,15 @@ public sealed class TusUploads(
 
             using (held)
             {
-                upload = await AppendAsync(context, upload);
+                try
+                {
+                    upload = await AppendAsync(context, upload, checksum);
+                }
+                catch (ProblemException refused)
+                {
+                    // The upload exists (at the offset before the refused chunk): say where, so the client can resume.
+                    throw refused.WithHeader("Location", location);
+                }
             }
         }
 
@@ -302,7 +319,7 @@ public sealed class TusUploads(
             {
                 upload = await AppendAsync(context, upload, checksum);
             }
-            else if (HasBody(request) && request.ContentLength != 0)
+            else if (await BodyHasBytesAsync(request))
             {
                 throw ExceedsLength(upload);
             }
@@ -632,7 +649,24 @@ public sealed class TusUploads(
     private static bool IsOffsetStream(HttpRequest request) =>
         MediaTypeHeaderValue.TryParse(request.ContentType, out var type) && type.MediaType.Equals(TusProtocol.OffsetContentType, StringComparison.OrdinalIgnoreCase);
 
-    private static bool HasBody(HttpRequest request) => request.ContentLength > 0 || (request.ContentLength is null && request.Headers.TransferEncoding.Count > 0);
+    /// <summary>Whether the request may carry a body: a Content-Length above 0, chunked HTTP/1.1, or an HTTP/2 stream left open.</summary>
+    private static bool HasBody(HttpContext context) =>
+        context.Request.ContentLength > 0
+        || (context.Request.ContentLength is null && context.Features.Get<Microsoft.AspNetCore.Http.Features.IHttpRequestBodyDetectionFeature>()?.CanHaveBody == true);
+
+    /// <summary>Whether at least one body byte comes (reads, consumes nothing): a known length says so at once.</summary>
+    private static async ValueTask<bool> BodyHasBytesAsync(HttpRequest request)
+    {
+        if (request.ContentLength is { } length)
+        {
+            return length > 0;
+        }
+
+        var result = await request.BodyReader.ReadAsync();
+        var any = !result.Buffer.IsEmpty;
+        request.BodyReader.AdvanceTo(result.Buffer.Start);
+        return any;
+    }
 
     private ProblemException TooLarge() =>
         TusProtocol.Problem(StatusCodes.Status413PayloadTooLarge, "Upload too large", $"An upload may hold at most {maxUploadBytes} bytes (Tus-Max-Size).",
