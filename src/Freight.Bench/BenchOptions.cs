@@ -1,5 +1,6 @@
 using System.Globalization;
 using Freight.Bench.Scenarios;
+using Freight.Bench.Tus;
 using Freight.Payload;
 
 namespace Freight.Bench;
@@ -7,7 +8,18 @@ namespace Freight.Bench;
 /// <summary>Options of <c>freight bench</c>.</summary>
 public sealed record BenchOptions
 {
+    /// <summary>The suites a bench without --suite runs.</summary>
     public static readonly IReadOnlyList<string> AllSuites = [TransferSuite.Name, JsonSuite.Name, ThreadsSuite.Name, StaticSuite.Name, FilesSuite.Name];
+
+    /// <summary>
+    /// Suites that run only when named. tus: its full run uploads 1 GiB at least 42 times (seven rows, a
+    /// warm-up and five runs each, every upload followed by a sync) and adds minutes to the default bench,
+    /// its peer needs Node and an npm install, and the files suite already measures the files API's PUT.
+    /// </summary>
+    public static readonly IReadOnlyList<string> OptInSuites = [TusSuite.Name];
+
+    /// <summary>Every suite --suite accepts.</summary>
+    public static IReadOnlyList<string> KnownSuites => [.. AllSuites, .. OptInSuites];
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
@@ -28,6 +40,9 @@ public sealed record BenchOptions
     public double WarmupSeconds { get; init; } = 0.5;
 
     public long PayloadBytes { get; init; } = DeterministicPayload.DefaultSize;
+
+    /// <summary>Whether --size was given: the tus suite then measures that one size instead of its own.</summary>
+    public bool SizeGiven { get; init; }
 
     /// <summary>A running server to measure instead of the embedded one.</summary>
     public Uri? Target { get; init; }
@@ -55,22 +70,26 @@ public sealed record BenchOptions
     /// <summary>ASPNETCORE_TEMP of the embedded servers: put it on a slow disk to see study 2's effect.</summary>
     public string? TempDirectory { get; init; }
 
+    /// <summary>The tus peer's package directory (default: peers/tus-node of the repository the bench runs from).</summary>
+    public string? TusNodeDirectory { get; init; }
+
     /// <summary>Only scenarios whose id contains this text.</summary>
     public string? Filter { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json|threads|static|files] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
-                             [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S]
+        usage: freight bench [--suite transfer|json|threads|static|files|tus] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+                             [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
-          --suite NAME        a suite to run (repeatable); default: every suite (transfer, json, threads, static, files)
+          --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus only when named)
           --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)
-          --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB)
+          --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB); tus suite: its only size
           --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
           --ramp-to N         threads suite: connections at the end of the ramp (default 500)
           --ramp-seconds S    threads suite: ramp length (default 20; 60 is closer to study 3)
+          --tus-node-dir DIR  tus suite: the @tus/server peer's package (default: peers/tus-node of this clone)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
@@ -104,7 +123,7 @@ public sealed record BenchOptions
                 {
                     case "--suite":
                         var suite = Value();
-                        suites.Add(AllSuites.Contains(suite) ? suite : throw new FormatException($"unknown suite '{suite}'; suites: {string.Join(", ", AllSuites)}."));
+                        suites.Add(KnownSuites.Contains(suite) ? suite : throw new FormatException($"unknown suite '{suite}'; suites: {string.Join(", ", KnownSuites)}."));
                         break;
                     case "--quick":
                         quick = true;
@@ -119,7 +138,7 @@ public sealed record BenchOptions
                         warmupSeconds = double.Parse(Value(), CultureInfo.InvariantCulture);
                         break;
                     case "--size":
-                        options = options with { PayloadBytes = PositiveInt(Value(), "--size") };
+                        options = options with { PayloadBytes = PositiveInt(Value(), "--size"), SizeGiven = true };
                         break;
                     case "--target":
                         options = options with { Target = Uri.TryCreate(Value(), UriKind.Absolute, out var target) && target.Scheme is "http" or "https" ? target : throw new FormatException("--target needs an http:// or https:// URL.") };
@@ -138,6 +157,9 @@ public sealed record BenchOptions
                         break;
                     case "--ramp-seconds":
                         options = options with { ThreadsRampSeconds = PositiveDouble(Value(), "--ramp-seconds") };
+                        break;
+                    case "--tus-node-dir":
+                        options = options with { TusNodeDirectory = Path.GetFullPath(Value()) };
                         break;
                     case "--json":
                         options = options with { JsonPath = Value() };

@@ -5,6 +5,7 @@ using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
+using Freight.Bench.Tus;
 
 namespace Freight.Bench;
 
@@ -28,12 +29,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var runJson = options.Suites.Contains(JsonSuite.Name);
             var runStatic = options.Suites.Contains(StaticSuite.Name);
             var runFiles = options.Suites.Contains(FilesSuite.Name);
+            var runTus = options.Suites.Contains(TusSuite.Name);
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
             {
                 var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
-                foreach (var name in (runJson || runStatic || runFiles ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
+                foreach (var name in (runJson || runStatic || runFiles || runTus ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
                     var server = await StartServerAsync(name, work.FullName, cancellationToken);
                     processes.Add(server);
@@ -131,7 +133,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 filesVerified = verified;
             }
 
-            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified;
+            var tusVerified = true;
+            if (runTus)
+            {
+                var tus = new TusSuiteRunner(options, output, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
+                var (tusResults, tusRatios, verified) = await tus.RunAsync(cancellationToken);
+                report.Results.AddRange(tusResults);
+                report.Ratios.AddRange(tusRatios);
+                tusVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified && tusVerified;
 
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");

@@ -22,7 +22,7 @@ public static class ConsoleReport
         {
             new[] { "scenario", "parameters", "MiB/s median", "min–max", "vs tcp", "ttfb ms", "srv cpu s/GiB", "cli cpu s/GiB", "published", "ours/pub" },
         };
-        foreach (var r in report.Results.Where(r => r.Suite is "transfer" or "files"))
+        foreach (var r in report.Results.Where(r => r.Suite is "transfer" or "files" or "tus"))
         {
             var label = (string)r.Parameters["label"];
             if (!r.Verified || r.BytesPerSecond is null)

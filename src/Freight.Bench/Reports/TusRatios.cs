@@ -1,0 +1,21 @@
+using System.Globalization;
+using Freight.Bench.Tus;
+
+namespace Freight.Bench.Reports;
+
+/// <summary>Issue 7's goals for tus uploads, from one run, at the largest payload and 16 MiB chunks.</summary>
+public static class TusRatios
+{
+    public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results, long size)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        double? Rate(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
+            && Convert.ToInt64(r.Parameters["payloadBytes"], CultureInfo.InvariantCulture) == size
+            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk)?.BytesPerSecond?.Median;
+
+        var label = $"{SizeText.Format(TusSuite.GoalChunkBytes)} chunks, {SizeText.Format(size)}";
+        var tus = Rate(TusSuite.Upload, TusSuite.GoalChunkBytes);
+        yield return new RatioResult($"upload/tus / peer/tus-node, {label}", TusSuite.Upload, TusSuite.NodePeer, tus / Rate(TusSuite.NodePeer, TusSuite.GoalChunkBytes), Goal: 1.5);
+        yield return new RatioResult($"upload/tus / files/put, {label}", TusSuite.Upload, TusSuite.Put, tus / Rate(TusSuite.Put, null), Goal: 0.85);
+    }
+}
