@@ -479,11 +479,13 @@ public sealed class TusUploads(
     {
         while (true)
         {
-            // Whatever arrived, not a minimum batch as a PUT gathers: when the connection drops, Kestrel fails
-            // the read and a batch still being gathered would be lost, yet every byte that arrived must stay.
-            // No cancellation token either: an aborted connection ends the read by itself, and cancelling a
-            // pending body read races Kestrel's own ("Reading is already in progress").
-            var result = await body.ReadAsync();
+            // At least 64 KiB per write, not the 256 KiB a PUT gathers: when the connection drops, Kestrel fails
+            // the read and the batch still being gathered is lost, so the batch bounds what a cut-off PATCH
+            // loses of what arrived. Measured (`freight bench --suite tus --size 1073741824 --runs 3`, quiet
+            // machine): any-size reads cost 0.96 s/GiB of server CPU at 16 MiB chunks, 64 KiB 0.76–0.87,
+            // 256 KiB 0.77. No cancellation token: an aborted connection ends the read by itself, and
+            // cancelling a pending body read races Kestrel's own ("Reading is already in progress").
+            var result = await body.ReadAtLeastAsync(64 * 1024);
             var buffer = result.Buffer;
             if (appender.Offset + buffer.Length > limit)
             {
