@@ -4,12 +4,13 @@ using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
-// freight serve | bench | compare | put | get — see README.md.
+// freight serve | bench | compare | report | put | get — see README.md.
 const string Usage = """
     usage: freight <command> [options]
       serve   run the file transfer service and the lab (--urls, --data-dir, --max-body-bytes, --fsync true)
       bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
       compare show bench result files side by side, crank-style, or scenarios of one run (freight compare --help)
+      report  render result files as an HTML page with charts, Markdown tables or CSV (freight report --help)
       put     upload FILE to URL, digest sent and checked: freight put FILE URL (freight put --help)
       get     download URL to FILE, resumable, digest checked: freight get URL FILE (freight get --help)
     """;
@@ -53,6 +54,9 @@ switch (args[0])
 
     case "compare":
         return await CompareCommand.RunAsync(rest, Console.Out, Console.Error);
+
+    case "report":
+        return await ReportCommand.RunAsync(rest, Console.Out, Console.Error);
 
     case "put" or "get":
         using (var cancel = new CancellationTokenSource())

@@ -85,7 +85,7 @@ public static class CompareCommand
     }
 
     // The file name reads best as a header; two files of the same name keep the path given so they stay apart.
-    private static string ColumnName(string path, IReadOnlyList<string> paths)
+    internal static string ColumnName(string path, IReadOnlyList<string> paths)
     {
         var name = Path.GetFileName(path);
         return paths.Count(p => Path.GetFileName(p) == name) > 1 ? path : name;

@@ -20,8 +20,17 @@ public static class CompareReport
     /// </summary>
     public const double DefaultNoisePercent = 1;
 
+    internal const string NoCommonScenario = "no scenario appears in the first file and another";
+
     /// <summary>Compares files: results matched by scenario id and label; the first source is the base.</summary>
     public static string CompareFiles(IReadOnlyList<CompareSource> sources, bool markdown = false, double noisePercent = DefaultNoisePercent)
+    {
+        var (tables, unmatched) = FileTables(sources, markdown, noisePercent);
+        return Render(tables, unmatched, markdown, noisePercent, NoCommonScenario);
+    }
+
+    /// <summary>What <see cref="CompareFiles"/> renders: a table per scenario found in the first file and another, and the scenarios left unmatched.</summary>
+    internal static (List<CompareTable> Tables, List<string> Unmatched) FileTables(IReadOnlyList<CompareSource> sources, bool markdown, double noisePercent)
     {
         ArgumentNullException.ThrowIfNull(sources);
         if (sources.Count < 2)
@@ -46,7 +55,7 @@ public static class CompareReport
         }
 
         AddMissingFromBase(indexes, headers, unmatched, "");
-        return Render(tables, unmatched, markdown, noisePercent, "no scenario appears in the first file and another");
+        return (tables, unmatched);
     }
 
     /// <summary>
@@ -239,11 +248,17 @@ public static class CompareReport
 
         if (tables.Count > 0)
         {
-            var band = noisePercent.ToString("0.##", CultureInfo.InvariantCulture);
-            var neutral = string.Join(", ", CompareMetrics.All.Where(m => m.Direction == CompareDirection.None).Select(m => m.Name));
-            text.AppendLine($"{Better} better, {Worse} worse: a change of {band}% or more; never marked: {neutral}");
+            text.AppendLine(Legend(noisePercent));
         }
 
         return text.ToString();
+    }
+
+    /// <summary>The line under the tables that says what the marks mean.</summary>
+    internal static string Legend(double noisePercent)
+    {
+        var band = noisePercent.ToString("0.##", CultureInfo.InvariantCulture);
+        var neutral = string.Join(", ", CompareMetrics.All.Where(m => m.Direction == CompareDirection.None).Select(m => m.Name));
+        return $"{Better} better, {Worse} worse: a change of {band}% or more; never marked: {neutral}";
     }
 }

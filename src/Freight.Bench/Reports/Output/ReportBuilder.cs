@@ -1,0 +1,323 @@
+using System.Globalization;
+using Freight.Bench.Scenarios;
+
+namespace Freight.Bench.Reports.Output;
+
+/// <summary>
+/// Builds the report of one or more loaded result files (<see cref="CompareCommand.LoadAsync"/>): a runs table
+/// (machine and settings), then per file and suite a bar chart of our variants, the peers and the published
+/// figures; for load scenarios latency percentile curves and, where the row has per-second samples, requests/s,
+/// p99, thread pool threads and CPU over time; the ratios; and with several files the compare tables.
+/// </summary>
+public static class ReportBuilder
+{
+    private static readonly string[] s_percentiles = ["p50", "p75", "p90", "p99", "p99.9", "max"];
+
+    public static ReportModel Build(IReadOnlyList<CompareSource> sources, double noisePercent = CompareReport.DefaultNoisePercent)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        if (sources.Count == 0)
+        {
+            throw new ArgumentException("A report needs at least one result file.", nameof(sources));
+        }
+
+        var ids = new ReportIds();
+        var several = sources.Count > 1;
+        var sections = new List<ReportSection> { RunsSection(sources, ids) };
+        foreach (var source in sources)
+        {
+            // With several files every heading and id says which file it is about.
+            var file = new FilePrefix(several ? source.Name + ": " : "", several ? Path.GetFileNameWithoutExtension(source.Name) + " " : "");
+            foreach (var suite in source.Report.Results.GroupBy(r => r.Suite, StringComparer.Ordinal))
+            {
+                sections.Add(SuiteSection(suite.Key, [.. suite], file, ids));
+            }
+
+            if (source.Report.Ratios.Count > 0)
+            {
+                sections.Add(RatiosSection(source.Report.Ratios, file, ids));
+            }
+        }
+
+        if (several)
+        {
+            sections.Add(CompareSection(sources, noisePercent, ids));
+        }
+
+        var names = sources.Select(s => s.Name).ToArray();
+        return new ReportModel("Freight bench report — " + string.Join(", ", names), names, sections);
+    }
+
+    /// <summary>A scenario under load: requests/s and latency percentiles over every response.</summary>
+    public static bool IsLoad(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return result.RequestsPerSecond is not null && result.LatencySeconds is not null;
+    }
+
+    /// <summary>How a row is named in charts: the scenario id and, when there is one, the parameters' label.</summary>
+    public static string Category(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var label = CompareKey.LabelOf(result);
+        return label.Length == 0 ? result.Scenario : $"{result.Scenario} — {label}";
+    }
+
+    private static ReportSection RunsSection(IReadOnlyList<CompareSource> sources, ReportIds ids)
+    {
+        var table = new ReportTable(ids.Take("runs"), "machine and settings", ["", .. sources.Select(s => s.Name)]);
+        void Row(string name, Func<BenchReport, ReportCell> cell) => table.Add([ReportCell.Of(name), .. sources.Select(s => cell(s.Report))]);
+
+        Row("started", r => ReportCell.Of(r.StartedAt.ToString("yyyy-MM-dd HH:mm:ss zzz", CultureInfo.InvariantCulture)));
+        Row("tool", r => ReportCell.Of($"{r.Tool} {r.Version}"));
+        Row("every scenario verified", r => ReportCell.Of(r.Verified ? "yes" : "NO"));
+        Row("scenarios", r => ReportCell.Of(r.Results.Count, integer: true));
+        Row("cpus", r => ReportCell.Of(r.Machine?.Cpus, integer: true));
+        Row("processor", r => ReportCell.Of(r.Machine?.Processor));
+        Row("os", r => ReportCell.Of(r.Machine?.Os));
+        Row("runtime", r => ReportCell.Of(r.Machine?.Runtime));
+        Row("suites", r => ReportCell.Of(r.Settings is null ? "" : string.Join(", ", r.Settings.Suites ?? [])));
+        Row("quick", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.Quick ? "yes" : "no"));
+        Row("runs per scenario", r => ReportCell.Of(r.Settings?.Runs, integer: true));
+        Row("run (s)", r => ReportCell.Of(r.Settings?.RunSeconds));
+        Row("warm-up (s)", r => ReportCell.Of(r.Settings?.WarmupSeconds));
+        Row("payload", r => ReportCell.Of(r.Settings is null ? "" : SizeText.Format(r.Settings.PayloadBytes)));
+        Row("cpu affinity", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.CpuAffinity ? "yes" : "no"));
+        Row("target", r => ReportCell.Of(r.Settings?.Target));
+        return new ReportSection(table.Id, "Runs", "", [new ReportFigure(table)], []);
+    }
+
+    private static ReportSection SuiteSection(string suite, IReadOnlyList<ScenarioResult> rows, FilePrefix file, ReportIds ids)
+    {
+        var study = SuiteStudy.For(suite);
+        var figures = new List<ReportFigure>();
+        var groups = study.ChartPer is { } chartPer
+            ? rows.GroupBy(chartPer).Select(g => (Title: g.Key, Rows: g.ToArray())).ToArray()
+            : [(Title: (string?)null, Rows: rows.ToArray())];
+        foreach (var (title, group) in groups)
+        {
+            figures.Add(BarFigure(suite, study, groups.Length > 1 ? title : null, group, file, ids));
+        }
+
+        foreach (var group in rows.Where(IsLoad).GroupBy(CompareKey.LabelOf, StringComparer.Ordinal))
+        {
+            figures.Add(LatencyFigure(suite, group.Key, [.. group], file, ids));
+        }
+
+        foreach (var group in rows.Where(r => r.Series is { Count: > 0 }).GroupBy(CompareKey.LabelOf, StringComparer.Ordinal))
+        {
+            figures.AddRange(TimelineFigures(suite, group.Key, [.. group], file, ids));
+        }
+
+        return new ReportSection(ids.Take(file.Id + suite), file.Title + study.Title, study.Note, figures, []);
+    }
+
+    private static ReportFigure BarFigure(string suite, SuiteStudy study, string? groupTitle, ScenarioResult[] rows, FilePrefix file, ReportIds ids)
+    {
+        var metric = BarMetric.Choose(rows, study.Metrics) ?? study.Metrics[0];
+        var title = $"{metric.Name} ({metric.Unit})" + (groupTitle is null ? "" : $" — {groupTitle}");
+        var id = ids.Take($"{file.Id}{suite} {metric.Name} {groupTitle}");
+        var withErrors = rows.Any(r => r.Error is not null);
+        var headers = new List<string> { "scenario", "parameters", $"{metric.Name} ({metric.Unit})" };
+        if (metric.HasRange)
+        {
+            headers.AddRange(["min", "max"]);
+        }
+
+        // The published columns only where the study published something for these rows.
+        var withPublished = rows.Any(r => r.Published is not null);
+        if (withPublished)
+        {
+            headers.AddRange([$"published ({metric.Unit})", "published figure", "ours / published"]);
+        }
+
+        headers.Add("verified");
+        if (withErrors)
+        {
+            headers.Add("error");
+        }
+
+        var table = new ReportTable(id, title, headers);
+        var bars = new List<ChartBar>();
+        foreach (var row in rows)
+        {
+            var category = Category(row);
+            var median = Finite(metric.Median(row));
+            var sameUnit = row.Published is { } p && string.Equals(p.Unit, metric.Unit, StringComparison.Ordinal);
+            var published = sameUnit ? row.Published!.Value : (double?)null;
+            if (median is { } value)
+            {
+                var kind = row.Scenario.StartsWith("peer/", StringComparison.Ordinal) ? BarKind.Peer
+                    : row.Scenario.StartsWith("tcp/", StringComparison.Ordinal) ? BarKind.Reference
+                    : BarKind.Ours;
+                bars.Add(new ChartBar(category, kind, value, Finite(metric.Min?.Invoke(row)), Finite(metric.Max?.Invoke(row))));
+            }
+
+            if (published is { } figure)
+            {
+                bars.Add(new ChartBar(category, BarKind.Published, figure, Note: PublishedNote(row.Published!, withValue: false)));
+            }
+
+            var cells = new List<ReportCell> { ReportCell.Of(row.Scenario), ReportCell.Of(CompareKey.LabelOf(row)), ReportCell.Of(median) };
+            if (metric.HasRange)
+            {
+                cells.Add(ReportCell.Of(median is null ? null : Finite(metric.Min!(row))));
+                cells.Add(ReportCell.Of(median is null ? null : Finite(metric.Max!(row))));
+            }
+
+            if (withPublished)
+            {
+                cells.Add(ReportCell.Of(published));
+                cells.Add(ReportCell.Of(row.Published is { } q ? PublishedNote(q, withValue: !sameUnit) : ""));
+                cells.Add(ReportCell.Of(median / published, suffix: "×"));
+            }
+
+            cells.Add(ReportCell.Of(row.Verified ? "yes" : "NO"));
+            if (withErrors)
+            {
+                cells.Add(ReportCell.Of(row.Error));
+            }
+
+            table.Add([.. cells]);
+        }
+
+        return new ReportFigure(table, new BarChart(id, title, metric.Unit, bars));
+    }
+
+    private static ReportFigure LatencyFigure(string suite, string label, ScenarioResult[] rows, FilePrefix file, ReportIds ids)
+    {
+        var (unit, scale) = LatencyUnit(rows.Max(r => r.LatencySeconds!.Max));
+        var title = $"latency percentiles ({unit})" + (label.Length == 0 ? "" : $" — {label}");
+        var id = ids.Take($"{file.Id}{suite} latency {label}");
+        // p99.9 and the mean only where the source measured them (the load engine; wrk has a mean, no p99.9).
+        var withP999 = rows.Any(r => r.LatencySeconds!.P999 is not null);
+        var withMean = rows.Any(r => r.LatencySeconds!.Mean is not null);
+        var percentiles = withP999 ? s_percentiles : s_percentiles.Where(p => p != "p99.9").ToArray();
+        var table = new ReportTable(id, title, ["scenario", .. percentiles, .. withMean ? new[] { "mean" } : []]);
+        var series = new List<ChartSeries>();
+        foreach (var row in rows)
+        {
+            var l = row.LatencySeconds!;
+            double?[] values = withP999 ? [l.P50, l.P75, l.P90, l.P99, l.P999, l.Max] : [l.P50, l.P75, l.P90, l.P99, l.Max];
+            var points = new List<ChartPoint>();
+            for (var i = 0; i < values.Length; i++)
+            {
+                if (Finite(values[i]) is { } v)
+                {
+                    points.Add(new ChartPoint(i, v * scale));
+                }
+            }
+
+            series.Add(new ChartSeries(row.Scenario, points));
+            table.Add([ReportCell.Of(row.Scenario), .. values.Select(v => ReportCell.Of(v * scale)), .. withMean ? new[] { ReportCell.Of(l.Mean * scale) } : []]);
+        }
+
+        return new ReportFigure(table, new LineChart(id, title, unit, "percentile", series, percentiles));
+    }
+
+    private static IEnumerable<ReportFigure> TimelineFigures(string suite, string label, ScenarioResult[] rows, FilePrefix file, ReportIds ids)
+    {
+        var (latencyUnit, scale) = LatencyUnit(rows.SelectMany(r => r.Series!).Max(p => p.P99Seconds ?? 0));
+        (string Name, string Unit, Func<SeriesPoint, double?> Value)[] metrics =
+        [
+            ("responses per second", "responses/s", p => p.Completions),
+            ("p99 latency per second", latencyUnit, p => p.P99Seconds * scale),
+            ("thread pool threads", "threads", p => p.ThreadPoolThreads),
+            ("server CPU", "%", p => p.CpuPercent),
+        ];
+        var suffix = label.Length == 0 ? "" : $" — {label}";
+        foreach (var (name, unit, value) in metrics)
+        {
+            var series = rows.Select(r => new ChartSeries(
+                r.Scenario,
+                [.. r.Series!.Where(p => Finite(value(p)) is not null).OrderBy(p => p.Second).Select(p => new ChartPoint(p.Second, value(p)!.Value))])).ToArray();
+            if (series.All(s => s.Points.Count == 0))
+            {
+                continue;
+            }
+
+            var title = $"{name} ({unit}){suffix}";
+            var id = ids.Take($"{file.Id}{suite} {name} {label}");
+            var table = new ReportTable(id, title, ["second", .. rows.Select(r => r.Scenario)]);
+            var seconds = rows.SelectMany(r => r.Series!).Select(p => p.Second).Distinct().Order();
+            var bySecond = rows.Select(r => r.Series!.GroupBy(p => p.Second).ToDictionary(g => g.Key, g => g.First())).ToArray();
+            foreach (var second in seconds)
+            {
+                table.Add([ReportCell.Of(second, integer: true), .. bySecond.Select(s => ReportCell.Of(s.TryGetValue(second, out var p) ? Finite(value(p)) : null))]);
+            }
+
+            yield return new ReportFigure(table, new LineChart(id, title, unit, "second", series));
+        }
+    }
+
+    private static ReportSection RatiosSection(IReadOnlyList<RatioResult> ratios, FilePrefix file, ReportIds ids)
+    {
+        var id = ids.Take(file.Id + "ratios");
+        var table = new ReportTable(id, "ratios", ["ratio", "numerator", "denominator", "ours", "study", "goal", "goal met"]);
+        foreach (var r in ratios)
+        {
+            // The goal as the console writes it (≥ 1.5×): a set figure, not a measured one.
+            var goal = r.Goal is { } g ? $"{(r.LowerIsBetter ? "≤" : "≥")} {g.ToString("0.0##", CultureInfo.InvariantCulture)}{r.Unit}" : "";
+            var met = r.GoalMet switch { true => "met", false => "MISSED", null => r.Goal is null ? "" : "not measured" };
+            table.Add(
+                ReportCell.Of(r.Name),
+                ReportCell.Of(r.Numerator),
+                ReportCell.Of(r.Denominator),
+                ReportCell.Of(Finite(r.Value), suffix: r.Unit),
+                ReportCell.Of(Finite(r.Published), suffix: r.Unit),
+                ReportCell.Of(goal),
+                ReportCell.Of(met));
+        }
+
+        return new ReportSection(id, file.Title + "ratios", "The ratios the studies drew and the goals Freight set, each measured within this one run.", [new ReportFigure(table)], []);
+    }
+
+    private static ReportSection CompareSection(IReadOnlyList<CompareSource> sources, double noisePercent, ReportIds ids)
+    {
+        var (tables, unmatched) = CompareReport.FileTables(sources, markdown: true, noisePercent);
+        var figures = new List<ReportFigure>();
+        foreach (var compared in tables)
+        {
+            var table = new ReportTable(ids.Take("compare " + compared.Title), compared.Title, compared.Headers);
+            foreach (var row in compared.Rows)
+            {
+                table.Add([.. row.Select(ReportCell.Of)]);
+            }
+
+            figures.Add(new ReportFigure(table));
+        }
+
+        var notes = new List<string>();
+        if (tables.Count == 0)
+        {
+            notes.Add(CompareReport.NoCommonScenario);
+        }
+
+        notes.AddRange(unmatched);
+        if (tables.Count > 0)
+        {
+            notes.Add(CompareReport.Legend(noisePercent));
+        }
+
+        return new ReportSection(
+            ids.Take("compare"),
+            "compare",
+            $"As freight compare: one table per scenario found in {sources[0].Name} and another file, each change against {sources[0].Name}.",
+            figures,
+            notes);
+    }
+
+    private static string PublishedNote(PublishedFigure figure, bool withValue)
+    {
+        var note = $"{figure.Label}, study {figure.Study.ToString(CultureInfo.InvariantCulture)}";
+        return withValue ? $"{ReportNumber.Format(figure.Value)} {figure.Unit}: {note}" : note;
+    }
+
+    /// <summary>Milliseconds while everything is under a second, seconds beyond.</summary>
+    private static (string Unit, double Scale) LatencyUnit(double maxSeconds) => maxSeconds < 1 ? ("ms", 1000) : ("s", 1);
+
+    private static double? Finite(double? value) => value is { } v && double.IsFinite(v) ? v : null;
+
+    /// <summary>What a file's headings and ids start with when the report covers several files.</summary>
+    private readonly record struct FilePrefix(string Title, string Id);
+}
