@@ -64,6 +64,13 @@ public static class ReportCommand
                 var written = await CsvReportWriter.WriteAsync(model, directory, cancellationToken);
                 await output.WriteLineAsync($"csv: {directory} ({written.Count} files)");
             }
+
+            if (options.SvgDirectory is { } charts)
+            {
+                target = charts;
+                var written = await SvgChartFiles.WriteAsync(model, charts, cancellationToken);
+                await output.WriteLineAsync($"svg: {charts} ({written.Count} files)");
+            }
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

@@ -13,16 +13,19 @@ public sealed record ReportOptions
 
     public string? CsvDirectory { get; init; }
 
+    public string? SvgDirectory { get; init; }
+
     public double NoisePercent { get; init; } = CompareReport.DefaultNoisePercent;
 
     public const string Usage = """
-        usage: freight report RESULT.json [MORE.json...] [--html FILE] [--markdown FILE] [--csv DIR] [--noise PCT]
+        usage: freight report RESULT.json [MORE.json...] [--html FILE] [--markdown FILE] [--csv DIR] [--svg DIR] [--noise PCT]
           renders freight bench result files: the machine and settings, per study a bar chart of our variants, the
           peers and the published figures, latency percentile curves and per-second series of the load scenarios,
           the ratios, and with several files the compare tables (as freight compare); at least one output:
           --html FILE      one self-contained page: inline SVG charts, each with its table, no script, no network
           --markdown FILE  the tables as GitHub Markdown, for a pull request or a README
           --csv DIR        one CSV file per table (RFC 4180, invariant culture), DIR created if missing
+          --svg DIR        one standalone SVG file per chart (for a README), DIR created if missing
           --noise PCT      compare tables: changes below PCT% are not marked (default 1)
         exit code 0, 1 when a file cannot be read or written, 2 on a usage error
         """;
@@ -33,7 +36,7 @@ public sealed record ReportOptions
         ArgumentNullException.ThrowIfNull(args);
         error = null;
         var files = new List<string>();
-        string? html = null, markdown = null, csv = null;
+        string? html = null, markdown = null, csv = null, svg = null;
         var noise = CompareReport.DefaultNoisePercent;
         for (var i = 0; i < args.Count; i++)
         {
@@ -44,7 +47,7 @@ public sealed record ReportOptions
                 continue;
             }
 
-            if (arg is not ("--html" or "--markdown" or "--csv" or "--noise"))
+            if (arg is not ("--html" or "--markdown" or "--csv" or "--svg" or "--noise"))
             {
                 error = $"unknown option '{arg}'.";
                 return null;
@@ -68,6 +71,9 @@ public sealed record ReportOptions
                 case "--csv":
                     csv = value;
                     break;
+                case "--svg":
+                    svg = value;
+                    break;
                 default:
                     if (!double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out noise) || !(noise >= 0))
                     {
@@ -85,12 +91,12 @@ public sealed record ReportOptions
             return null;
         }
 
-        if (html is null && markdown is null && csv is null)
+        if (html is null && markdown is null && csv is null && svg is null)
         {
-            error = "report needs an output: --html FILE, --markdown FILE or --csv DIR.";
+            error = "report needs an output: --html FILE, --markdown FILE, --csv DIR or --svg DIR.";
             return null;
         }
 
-        return new ReportOptions { Files = files, Html = html, Markdown = markdown, CsvDirectory = csv, NoisePercent = noise };
+        return new ReportOptions { Files = files, Html = html, Markdown = markdown, CsvDirectory = csv, SvgDirectory = svg, NoisePercent = noise };
     }
 }

@@ -1,0 +1,32 @@
+using System.Text;
+
+namespace Freight.Bench.Reports.Output;
+
+/// <summary>
+/// The report's charts as standalone SVG files, one per chart named <c>NN-ID.svg</c> (NN its place in the report): the same drawing as the HTML
+/// page's (attributes only, no stylesheet needed), so a README can show one as an image.
+/// </summary>
+public static class SvgChartFiles
+{
+    /// <summary>Writes <c>DIR/NN-ID.svg</c> for every chart of the report; returns the paths, in report order.</summary>
+    public static async Task<IReadOnlyList<string>> WriteAsync(ReportModel model, string directory, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(model);
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        Directory.CreateDirectory(directory);
+        var written = new List<string>();
+        foreach (var chart in model.Charts)
+        {
+            var svg = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+            SvgChartWriter.Append(svg, chart);
+            // An opaque background: an image on a dark page (GitHub's dark theme) would hide the dark text.
+            var drawing = svg.ToString().IndexOf("</desc>\n", StringComparison.Ordinal);
+            svg.Insert(drawing + "</desc>\n".Length, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+            var path = Path.Combine(directory, $"{written.Count + 1:00}-{chart.Id}.svg");
+            await File.WriteAllTextAsync(path, svg.ToString(), cancellationToken);
+            written.Add(path);
+        }
+
+        return written;
+    }
+}
