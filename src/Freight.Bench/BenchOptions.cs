@@ -76,10 +76,17 @@ public sealed record BenchOptions
     /// <summary>Only scenarios whose id contains this text.</summary>
     public string? Filter { get; init; }
 
+    /// <summary>Plain progress lines even on a terminal (the live display is only drawn on a terminal anyway).</summary>
+    public bool NoProgress { get; init; }
+
+    /// <summary>No HTML report beside the result JSON at the end of the run.</summary>
+    public bool NoReport { get; init; }
+
     public const string Usage = """
         usage: freight bench [--suite transfer|json|threads|static|files|tus] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
+                             [--no-progress] [--no-report]
           --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus only when named)
           --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
@@ -94,6 +101,8 @@ public sealed record BenchOptions
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
           --cpu-affinity      pin the server to CPU 0 and the bench to CPU 1 (steadier figures)
+          --no-progress       plain progress lines, no live display (it is only drawn on a terminal anyway)
+          --no-report         do not write the HTML report (RESULT.html beside the result JSON)
         """;
 
     /// <summary>Parses the command line; returns null and an error message when it is not valid.</summary>
@@ -169,6 +178,12 @@ public sealed record BenchOptions
                         break;
                     case "--cpu-affinity":
                         options = options with { CpuAffinity = true };
+                        break;
+                    case "--no-progress":
+                        options = options with { NoProgress = true };
+                        break;
+                    case "--no-report":
+                        options = options with { NoReport = true };
                         break;
                     default:
                         throw new FormatException($"unknown option '{args[i]}'.");

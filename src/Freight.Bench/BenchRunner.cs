@@ -3,7 +3,9 @@ using System.Net;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Reports.Output;
 using Freight.Bench.Scenarios;
 using Freight.Bench.Tus;
 
@@ -13,11 +15,15 @@ namespace Freight.Bench;
 /// Runs the suites: starts the embedded server (or uses --target), warms every scenario up, then runs
 /// each scenario N times interleaved (run 1 of every scenario, then run 2, …) so drift on a shared
 /// machine spreads over all rows alike. A transfer that does not verify fails its scenario: it yields
-/// no number and the bench exits non-zero.
+/// no number and the bench exits non-zero. While it runs, <paramref name="progress"/> shows where it is
+/// (plain lines on <paramref name="output"/> by default); at the end the tables go to <paramref name="output"/>,
+/// then the result JSON and, unless --no-report, the HTML report beside it.
 /// </summary>
-public sealed class BenchRunner(BenchOptions options, TextWriter output)
+public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchProgress? progress = null)
 {
     private const double GiB = 1024d * 1024 * 1024;
+
+    private readonly IBenchProgress _progress = progress ?? new PlainProgress(output);
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
@@ -66,37 +72,43 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded"),
             };
 
-            await output.WriteLineAsync($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
+            _progress.Line($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
             if (scenarios.Count > 0)
             {
-                await output.WriteLineAsync($"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB");
+                _progress.SuiteStarted(
+                    TransferSuite.Name,
+                    $"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB",
+                    InterleavedRuns.PlannedSeconds(scenarios.Count, options));
             }
 
+            var live = _progress.Live;
             var (samples, failures) = await InterleavedRuns.RunAsync(
                 scenarios,
                 options,
-                output,
-                TransferSuite.Name,
-                s => $"{s.Id} ({s.Describe()})",
-                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, cancellationToken));
+                _progress,
+                s => (s.Id, s.Describe()),
+                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken));
 
             var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
                 ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
                 : null;
             foreach (var scenario in scenarios)
             {
-                report.Results.Add(Summarize(scenario, options.PayloadBytes, samples[scenario], failures.GetValueOrDefault(scenario), ceiling));
+                var row = Summarize(scenario, options.PayloadBytes, samples[scenario], failures.GetValueOrDefault(scenario), ceiling);
+                report.Results.Add(row);
+                _progress.RowFinished(row);
             }
 
             if (scenarios.Count > 0)
             {
                 report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
+                _progress.SuiteFinished();
             }
 
             var jsonVerified = true;
             if (runJson)
             {
-                var json = new JsonSuiteRunner(options, output, servers[TransferScenario.FreightServer], new JsonResponseClient(clients, servers[TransferScenario.FreightServer].Target));
+                var json = new JsonSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], new JsonResponseClient(clients, servers[TransferScenario.FreightServer].Target));
                 var (jsonResults, jsonRatios, verified) = await json.RunAsync(cancellationToken);
                 report.Results.AddRange(jsonResults);
                 report.Ratios.AddRange(jsonRatios);
@@ -106,7 +118,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var threadsVerified = true;
             if (options.Suites.Contains(ThreadsSuite.Name) && options.Target is null)
             {
-                var threads = new ThreadsSuiteRunner(options, output, work.FullName, PinIfAsked);
+                var threads = new ThreadsSuiteRunner(options, _progress, work.FullName, PinIfAsked);
                 var (threadResults, threadRatios, verified) = await threads.RunAsync(cancellationToken);
                 report.Results.AddRange(threadResults);
                 report.Ratios.AddRange(threadRatios);
@@ -116,7 +128,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var staticVerified = true;
             if (runStatic)
             {
-                var staticSuite = new StaticSuiteRunner(options, output, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
+                var staticSuite = new StaticSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
                 var (staticResults, staticRatios, verified) = await staticSuite.RunAsync(cancellationToken);
                 report.Results.AddRange(staticResults);
                 report.Ratios.AddRange(staticRatios);
@@ -126,7 +138,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var filesVerified = true;
             if (runFiles)
             {
-                var files = new FilesSuiteRunner(options, output, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
+                var files = new FilesSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
                 var (fileResults, fileRatios, verified) = await files.RunAsync(cancellationToken);
                 report.Results.AddRange(fileResults);
                 report.Ratios.AddRange(fileRatios);
@@ -136,7 +148,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             var tusVerified = true;
             if (runTus)
             {
-                var tus = new TusSuiteRunner(options, output, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
+                var tus = new TusSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
                 var (tusResults, tusRatios, verified) = await tus.RunAsync(cancellationToken);
                 report.Results.AddRange(tusResults);
                 report.Ratios.AddRange(tusRatios);
@@ -145,6 +157,8 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
 
             report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified && tusVerified;
 
+            // The live display ends before the final tables, which go below the rows it left.
+            _progress.Complete();
             await ConsoleReport.WriteAsync(report, output);
             var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
@@ -159,16 +173,37 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
                 await output.WriteLineAsync($"time series: {csv}");
             }
 
+            if (!options.NoReport)
+            {
+                await WriteHtmlReportAsync(jsonPath, cancellationToken);
+            }
+
             foreach (var (scenario, reason) in failures)
             {
-                await output.WriteLineAsync($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}");
+                await output.WriteLineAsync(ProgressText.Sanitize($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}"));
             }
 
             return report.Verified ? 0 : 1;
         }
         finally
         {
+            // On a failure or Ctrl+C too: the terminal gets its line and cursor back before anything else is printed.
+            _progress.Complete();
             work.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>The HTML report beside the result JSON; a report that cannot be written is said, not fatal: the JSON is the result.</summary>
+    private async Task WriteHtmlReportAsync(string jsonPath, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var html = await HtmlReport.WriteAsync(jsonPath, cancellationToken: cancellationToken);
+            await output.WriteLineAsync($"report: {html}");
+        }
+        catch (Exception failure) when (failure is InvalidDataException or IOException or UnauthorizedAccessException)
+        {
+            await output.WriteLineAsync(ProgressText.Sanitize($"report: not written: {failure.Message}"));
         }
     }
 
@@ -222,7 +257,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
         return selected.Any(s => s.Direction != TransferDirection.Probe) || probeAsked ? selected : [];
     }
 
-    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, CancellationToken cancellationToken)
+    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, LiveCounters live, CancellationToken cancellationToken)
     {
         var serverBefore = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var cpuBefore = Environment.CpuUsage.TotalTime;
@@ -240,6 +275,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output)
             bytes += outcome.Bytes;
             busy += outcome.Seconds;
             count++;
+            live.AddVerified(outcome.Bytes);
             if (outcome.TimeToFirstByteSeconds is { } firstByte)
             {
                 firstBytes.Add(firstByte);

@@ -6,6 +6,7 @@ using System.Net.Http.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Peers;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Hashing;
@@ -20,7 +21,7 @@ namespace Freight.Bench;
 /// (the API's ETag is the content's XXH3-128; nginx's stored file and the lab's answer are hashed), downloads
 /// by hashing the body as it arrives.
 /// </summary>
-public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
+public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
 {
     private const double GiB = 1024d * 1024 * 1024;
 
@@ -41,7 +42,10 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var hashes = payloads.ToDictionary(pair => pair.Key, pair => XxHash128.HashToUInt128(pair.Value));
         await using var nginx = await StartNginxAsync(scenarios, payloads, cancellationToken);
         scenarios = scenarios.Where(s => !s.IsPeer || nginx is not null).ToList();
-        await output.WriteLineAsync($"files suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}");
+        progress.SuiteStarted(
+            FilesSuite.Name,
+            $"files suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}",
+            InterleavedRuns.PlannedSeconds(scenarios.Count, options));
 
         // What the GET rows read: a file stored through the API itself.
         foreach (var (size, bytes) in payloads)
@@ -52,12 +56,17 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var (samples, failures) = await InterleavedRuns.RunAsync(
             scenarios,
             options,
-            output,
-            FilesSuite.Name,
-            s => $"{s.Id} ({s.Describe()})",
+            progress,
+            s => (s.Id, s.Describe()),
             (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, cancellationToken));
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
+        foreach (var row in results)
+        {
+            progress.RowFinished(row);
+        }
+
+        progress.SuiteFinished();
         return (results, FilesRatios.Compute(results, FilesSuite.Sizes(options.Quick)[^1]).ToList(), failures.Count == 0);
     }
 
@@ -93,6 +102,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
         var peerBefore = scenario.IsPeer ? ProcessStatSnapshot.Capture(nginx!.ProcessId) : null;
         var cpuBefore = Environment.CpuUsage.TotalTime;
         var allocatedBefore = GC.GetTotalAllocatedBytes();
+        var live = progress.Live;
         long bytes = 0;
         var count = 0;
         double busy = 0;
@@ -104,6 +114,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, TextWriter output, Se
             bytes += payload.LongLength;
             busy += elapsed;
             count++;
+            live.AddVerified(payload.LongLength);
             if (firstByte is { } first)
             {
                 firstBytes.Add(first);

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Metrics;
@@ -13,7 +14,7 @@ namespace Freight.Bench;
 /// runs per scenario, each with <see cref="JsonScenario.Concurrency"/> clients requesting in a loop for at
 /// least <see cref="BenchOptions.RunSeconds"/> (every client finishes at least one response).
 /// </summary>
-public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, ServerUnderTest server, JsonResponseClient client)
+public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, JsonResponseClient client)
 {
     private const double GiB = 1024d * 1024 * 1024;
 
@@ -23,16 +24,32 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
         var bodies = new ConcurrentBag<MemoryStream>();
-        await output.WriteLineAsync($"json suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, {options.JsonRecords} records a response");
+        if (scenarios.Count > 0)
+        {
+            progress.SuiteStarted(
+                JsonSuite.Name,
+                $"json suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, {options.JsonRecords} records a response",
+                InterleavedRuns.PlannedSeconds(scenarios.Count, options));
+        }
+
         var (samples, failures) = await InterleavedRuns.RunAsync(
             scenarios,
             options,
-            output,
-            JsonSuite.Name,
-            s => $"{s.Id} ({s.Describe()})",
+            progress,
+            s => (s.Id, s.Describe()),
             (scenario, seconds) => MeasureAsync(scenario, seconds, bodies, cancellationToken));
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
+        foreach (var row in results)
+        {
+            progress.RowFinished(row);
+        }
+
+        if (scenarios.Count > 0)
+        {
+            progress.SuiteFinished();
+        }
+
         return (results, JsonRatios.Compute(results).ToList(), failures.Count == 0);
     }
 
@@ -40,11 +57,12 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
     {
         var serverBefore = await server.Metrics.CaptureAsync(cancellationToken);
         var cpuBefore = Environment.CpuUsage.TotalTime;
+        var live = progress.Live;
         var clock = Stopwatch.StartNew();
         var workers = new Task<List<JsonOutcome>>[scenario.Concurrency];
         for (var i = 0; i < workers.Length; i++)
         {
-            workers[i] = Task.Run(() => WorkAsync(scenario, seconds, clock, bodies, cancellationToken), cancellationToken);
+            workers[i] = Task.Run(() => WorkAsync(scenario, seconds, clock, bodies, live, cancellationToken), cancellationToken);
         }
 
         var outcomes = (await Task.WhenAll(workers)).SelectMany(o => o).ToList();
@@ -54,7 +72,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
         return new JsonRunSample(outcomes, wall, cpu, serverBefore, serverAfter);
     }
 
-    private async Task<List<JsonOutcome>> WorkAsync(JsonScenario scenario, double seconds, Stopwatch clock, ConcurrentBag<MemoryStream> bodies, CancellationToken cancellationToken)
+    private async Task<List<JsonOutcome>> WorkAsync(JsonScenario scenario, double seconds, Stopwatch clock, ConcurrentBag<MemoryStream> bodies, LiveCounters live, CancellationToken cancellationToken)
     {
         // Each worker reuses one body buffer (25 MB) across its responses and runs.
         var body = bodies.TryTake(out var reused) ? reused : new MemoryStream();
@@ -63,7 +81,9 @@ public sealed class JsonSuiteRunner(BenchOptions options, TextWriter output, Ser
             var outcomes = new List<JsonOutcome>();
             do
             {
-                outcomes.Add(await client.GetAsync(scenario, body, cancellationToken));
+                var outcome = await client.GetAsync(scenario, body, cancellationToken);
+                outcomes.Add(outcome);
+                live.AddVerified(outcome.Bytes);
             }
             while (clock.Elapsed.TotalSeconds < seconds);
             return outcomes;

@@ -3,6 +3,7 @@ using Freight.Bench.Load;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Peers;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Metrics;
@@ -16,7 +17,7 @@ namespace Freight.Bench;
 /// interleaved rounds under the same keep-alive load. Every response's status and bytes are checked
 /// against the file; the server's runtime counters are read around each round and sampled every second.
 /// </summary>
-public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, ServerUnderTest server, string workDirectory, Action<int>? pinProcess = null)
+public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, string workDirectory, Action<int>? pinProcess = null)
 {
     private const double GiB = 1024d * 1024 * 1024;
 
@@ -46,9 +47,12 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
         scenarios = scenarios
             .Where(s => (!s.IsPeer || nginx is not null) && (s.Generator != StaticScenario.Wrk || wrkInstalled))
             .ToList();
-        await output.WriteLineAsync(
+        var warmedOnce = scenarios.Where(s => s.Generator == StaticScenario.Engine).DistinctBy(s => (s.Id, s.FileBytes)).ToList();
+        progress.SuiteStarted(
+            StaticSuite.Name,
             $"static suite: {scenarios.Count} rows, {_timing.Rounds} × {_timing.Seconds:0.#} s each after {_timing.WarmupSeconds:0.#} s warm-up; " +
-            $"nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}, wrk {(wrkInstalled ? "installed" : "not installed")}");
+            $"nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}, wrk {(wrkInstalled ? "installed" : "not installed")}",
+            ((warmedOnce.Count + scenarios.Count) * _timing.WarmupSeconds) + (scenarios.Count * _timing.Rounds * _timing.Seconds));
 
         var poller = new ServerSamplePoller(server.Target.Http ?? server.Target.Https!);
         using var stopPolling = new CancellationTokenSource();
@@ -60,22 +64,22 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
             // Warm every variant and file once before any group is measured (tiered JIT, dynamic PGO, the
             // file cache), or the first group would be measured against a colder server than the rest. The
             // first response of this pass is crank's "first request": a new connection to a cold path.
-            await output.WriteLineAsync($"static: warming every variant and file ({_timing.WarmupSeconds:0.#} s each) …");
-            foreach (var row in scenarios.Where(s => s.Generator == StaticScenario.Engine).DistinctBy(s => (s.Id, s.FileBytes)))
+            progress.Line($"static: warming every variant and file ({_timing.WarmupSeconds:0.#} s each) …");
+            foreach (var row in warmedOnce)
             {
                 var warm = new ScenarioRuns();
-                await MeasureOrFailAsync(row with { Connections = StaticSuite.GoalConnections }, _timing.WarmupSeconds, warm, warmup: true);
+                await MeasureOrFailAsync(row with { Connections = StaticSuite.GoalConnections }, _timing.WarmupSeconds, warm, warmup: true, "first request and warm-up");
                 firstRequests[(row.Id, row.FileBytes)] = warm.FirstRequestSeconds;
             }
 
             foreach (var group in scenarios.GroupBy(s => (s.FileBytes, s.Connections, s.Generator)))
             {
                 var rows = group.ToList();
-                await output.WriteLineAsync($"static: {SizeText.Format(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.Id))}");
+                progress.Line($"static: {SizeText.Format(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.Id))}");
                 foreach (var row in rows)
                 {
                     measured[row] = new ScenarioRuns();
-                    await MeasureOrFailAsync(row, _timing.WarmupSeconds, measured[row], warmup: true);
+                    await MeasureOrFailAsync(row, _timing.WarmupSeconds, measured[row], warmup: true, "warm-up");
                     measured[row].FirstRequestSeconds = row.Generator == StaticScenario.Engine ? firstRequests.GetValueOrDefault((row.Id, row.FileBytes)) : null;
                 }
 
@@ -83,8 +87,15 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
                 {
                     foreach (var row in rows)
                     {
-                        await MeasureOrFailAsync(row, _timing.Seconds, measured[row], warmup: false);
+                        await MeasureOrFailAsync(row, _timing.Seconds, measured[row], warmup: false, $"round {round + 1}/{_timing.Rounds}");
                     }
+                }
+
+                // The group's rows are measured: their figures show now (the server's counters, which need every
+                // sample, only in the final rows).
+                foreach (var row in rows)
+                {
+                    progress.RowFinished(Summarize(row, measured[row], []));
                 }
             }
         }
@@ -100,15 +111,17 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
             results.Add(Summarize(scenario, measured[scenario], poller.Samples));
         }
 
+        progress.SuiteFinished();
         return (results, StaticRatios.Compute(results).ToList(), results.All(r => r.Verified));
 
-        async Task MeasureOrFailAsync(StaticScenario scenario, double seconds, ScenarioRuns runs, bool warmup)
+        async Task MeasureOrFailAsync(StaticScenario scenario, double seconds, ScenarioRuns runs, bool warmup, string phase)
         {
             if (runs.Failure is not null)
             {
                 return;
             }
 
+            progress.StepStarted(new ProgressStep(scenario.Id, scenario.Describe(), phase, seconds, ProgressUnit.Requests) { Begins = phase == "warm-up" });
             try
             {
                 var run = await MeasureAsync(scenario, seconds, files[scenario.FileBytes], nginx, cancellationToken);
@@ -124,7 +137,8 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
             catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException)
             {
                 runs.Failure = failure.Message;
-                await output.WriteLineAsync($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
+                progress.Live.AddFailed();
+                progress.Line($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
             }
         }
     }
@@ -173,6 +187,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
                 throw new VerificationException($"wrk saw {wrk.Non2xxResponses} non-2xx answers of {wrk.Requests}");
             }
 
+            progress.Live.AddVerified(wrk.Requests * file.Length, wrk.Requests);
             run = new StaticRun(wrk.RequestsPerSecond, wrk.Requests * (double)file.Length / wrk.DurationSeconds, wrk.Requests, null, null,
                 new Dictionary<int, long> { [200] = wrk.Requests }, wrk.SocketErrors, 0, 0, 0, null)
             {
@@ -189,6 +204,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, TextWriter output, S
                     Duration = duration,
                     ExpectedStatusCode = 200,
                     ExpectedBody = file,
+                    Monitor = progress.Live.Load,
                 },
                 cancellationToken);
             if (load.BadResponses > 0 || load.Responses == 0)

@@ -1,5 +1,6 @@
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Metrics;
@@ -11,7 +12,7 @@ namespace Freight.Bench;
 /// one scenario must not flatter the next) under the same closed-loop connection ramp, with the server's
 /// in-process samples merged into the per-second series.
 /// </summary>
-public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, string workDirectory, Action<FreightProcess>? pin = null)
+public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress progress, string workDirectory, Action<FreightProcess>? pin = null)
 {
     /// <summary>Long enough for the slowest response of a starved server; the study saw ~57 s.</summary>
     private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(120);
@@ -22,20 +23,52 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, 
         var scenarios = ThreadsSuite.Create(rampTo, rampSeconds)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
+        var checkEngine = options.Filter is null || EngineCheckId.Contains(options.Filter, StringComparison.Ordinal);
+        var (engineSeconds, engineRounds) = EngineCheckTiming;
+        var anything = scenarios.Count > 0 || checkEngine;
+        if (anything)
+        {
+            progress.SuiteStarted(
+                ThreadsSuite.Name,
+                $"threads suite: {scenarios.Count} scenarios, each on a fresh server under a ramp to {rampTo} connections over {rampSeconds:0.##} s{(checkEngine ? ", then the engine check" : "")}",
+                // Each scenario: its ramp and about a second to start its server; the check: warm-ups and its rounds.
+                (scenarios.Count * (rampSeconds + 1)) + (checkEngine ? EngineCheckWarmupSeconds.Engine + EngineCheckWarmupSeconds.Wrk + (engineRounds * 2 * engineSeconds) : 0));
+        }
+
         var results = new List<ScenarioResult>();
         foreach (var scenario in scenarios)
         {
-            await output.WriteLineAsync($"threads: {scenario.Id} ({scenario.Describe()}) on a fresh server …");
-            results.Add(await MeasureAsync(scenario, cancellationToken));
+            progress.StepStarted(new ProgressStep(scenario.Id, scenario.Describe(), "on a fresh server", scenario.RampSeconds + 1, ProgressUnit.Requests) { Begins = true });
+            var row = await MeasureAsync(scenario, cancellationToken);
+            results.Add(row);
+            progress.RowFinished(row);
         }
 
-        if (options.Filter is null || EngineCheckId.Contains(options.Filter, StringComparison.Ordinal))
+        if (checkEngine)
         {
-            results.AddRange(await CheckEngineAsync(cancellationToken));
+            foreach (var row in await CheckEngineAsync(cancellationToken))
+            {
+                results.Add(row);
+                progress.RowFinished(row);
+            }
+        }
+
+        if (anything)
+        {
+            progress.SuiteFinished();
         }
 
         return (results, ThreadsRatios(results).ToList(), results.All(r => r.Verified));
     }
+
+    /// <summary>
+    /// The engine check's rounds: interleaved, medians (the two generators share the machine with the server,
+    /// so one round of each can land on a noisy moment).
+    /// </summary>
+    private (int Seconds, int Rounds) EngineCheckTiming => options.Quick ? (2, 1) : (5, 3);
+
+    /// <summary>How long each generator warms the check's server before either is measured.</summary>
+    private (int Engine, int Wrk) EngineCheckWarmupSeconds => options.Quick ? (1, 1) : (5, 3);
 
     /// <summary>The engine against a trivial endpoint, then wrk (when installed) on the same server.</summary>
     public const string EngineCheckId = "load/ping";
@@ -45,23 +78,27 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, 
 
     private async Task<List<ScenarioResult>> CheckEngineAsync(CancellationToken cancellationToken)
     {
-        // Interleaved rounds, medians: the two generators share the machine with the server, so one round
-        // of each can land on a noisy moment.
-        var (seconds, rounds) = options.Quick ? (2, 1) : (5, 3);
-        await output.WriteLineAsync($"engine check: {EngineCheckId}, {EngineCheckConnections} connections, {rounds} × ({seconds} s engine, {seconds} s wrk) …");
+        var (seconds, rounds) = EngineCheckTiming;
+        var (engineWarmup, wrkWarmup) = EngineCheckWarmupSeconds;
+        progress.Line($"engine check: {EngineCheckId}, {EngineCheckConnections} connections, {rounds} × ({seconds} s engine, {seconds} s wrk) …");
         await using var server = await FreightProcess.StartServerAsync(Path.Combine(workDirectory, "engine-check"), [], options.TempDirectory, cancellationToken);
         pin?.Invoke(server);
         var target = new Uri(server.Http!, "/lab/ping");
-        LoadOptions Load(double duration) => new() { Target = target, Connections = EngineCheckConnections, Duration = TimeSpan.FromSeconds(duration) };
+        var label = $"{EngineCheckConnections} conns";
+        LoadOptions Load(double duration) => new() { Target = target, Connections = EngineCheckConnections, Duration = TimeSpan.FromSeconds(duration), Monitor = progress.Live.Load };
         // Warm the server (tiered JIT, dynamic PGO) with both generators before either is measured, so
         // neither is compared against a colder server than the other.
-        await LoadEngine.RunAsync(Load(options.Quick ? 1 : 5), cancellationToken);
-        await Peers.Wrk.MeasureAsync(target, EngineCheckConnections, TimeSpan.FromSeconds(options.Quick ? 1 : 3), cancellationToken);
+        progress.StepStarted(new ProgressStep(EngineCheckId, label, "warm-up", engineWarmup, ProgressUnit.Requests) { Begins = true });
+        await LoadEngine.RunAsync(Load(engineWarmup), cancellationToken);
+        progress.StepStarted(new ProgressStep("peer/wrk", label, "warm-up", wrkWarmup, ProgressUnit.Requests));
+        await Peers.Wrk.MeasureAsync(target, EngineCheckConnections, TimeSpan.FromSeconds(wrkWarmup), cancellationToken);
         var engineRuns = new List<LoadResult>();
         var wrkRates = new List<double>();
         for (var round = 0; round < rounds; round++)
         {
+            progress.StepStarted(new ProgressStep(EngineCheckId, label, $"round {round + 1}/{rounds}", seconds, ProgressUnit.Requests));
             engineRuns.Add(await LoadEngine.RunAsync(Load(seconds), cancellationToken));
+            progress.StepStarted(new ProgressStep("peer/wrk", label, $"round {round + 1}/{rounds}", seconds, ProgressUnit.Requests));
             if (await Peers.Wrk.MeasureAsync(target, EngineCheckConnections, TimeSpan.FromSeconds(seconds), cancellationToken) is { } rate)
             {
                 wrkRates.Add(rate);
@@ -128,11 +165,12 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, TextWriter output, 
                 // Requests queued behind a starved pool finish after the ramp: measure them, up to a bound.
                 Drain = RequestTimeout,
                 RequestTimeout = RequestTimeout,
+                Monitor = progress.Live.Load,
                 OnSecond = second =>
                 {
                     if (second.Second % 5 == 4)
                     {
-                        output.WriteLine($"  t={second.Second + 1,3}s  conns {second.Workers,4}  done/s {second.Completions,5}  p99 {second.P99Seconds,6:0.00}s");
+                        progress.Detail($"  t={second.Second + 1,3}s  conns {second.Workers,4}  done/s {second.Completions,5}  p99 {second.P99Seconds,6:0.00}s");
                     }
                 },
             },

@@ -5,6 +5,7 @@ using System.Net.Http.Headers;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Peers;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Tus;
 using Freight.Hashing;
@@ -19,7 +20,7 @@ namespace Freight.Bench;
 /// like every suite. Every upload is verified: Freight's by the finished file's ETag and length through the
 /// files API (the ETag is the content's XXH3-128), the peer's by hashing the file its store wrote.
 /// </summary>
-public sealed class TusSuiteRunner(BenchOptions options, TextWriter output, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
+public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
 {
     private const double GiB = 1024d * 1024 * 1024;
 
@@ -50,16 +51,24 @@ public sealed class TusSuiteRunner(BenchOptions options, TextWriter output, Serv
                 scenarios = scenarios.Where(s => !s.IsPeer).ToList();
             }
 
-            await output.WriteLineAsync($"tus suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; tus-node {peerStart.Note}");
+            progress.SuiteStarted(
+                TusSuite.Name,
+                $"tus suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; tus-node {peerStart.Note}",
+                InterleavedRuns.PlannedSeconds(scenarios.Count, options));
             var (samples, failures) = await InterleavedRuns.RunAsync(
                 scenarios,
                 options,
-                output,
-                TusSuite.Name,
-                s => $"{s.Id} ({s.Describe()})",
+                progress,
+                s => (s.Id, s.Describe()),
                 (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], peerStart, cancellationToken));
 
             var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
+            foreach (var row in results)
+            {
+                progress.RowFinished(row);
+            }
+
+            progress.SuiteFinished();
             return (results, TusRatios.Compute(results, sizes.Max()).ToList(), failures.Count == 0);
         }
     }
@@ -117,6 +126,7 @@ public sealed class TusSuiteRunner(BenchOptions options, TextWriter output, Serv
         var peerBefore = scenario.IsPeer ? ProcessStatSnapshot.Capture(peer!.ProcessId) : null;
         var cpuBefore = Environment.CpuUsage.TotalTime;
         var allocatedBefore = GC.GetTotalAllocatedBytes();
+        var live = progress.Live;
         long bytes = 0;
         var count = 0;
         double busy = 0;
@@ -126,6 +136,7 @@ public sealed class TusSuiteRunner(BenchOptions options, TextWriter output, Serv
             busy += await TransferAsync(scenario, payload, hash, peer, cancellationToken);
             bytes += payload.LongLength;
             count++;
+            live.AddVerified(payload.LongLength);
         }
         while (clock.Elapsed.TotalSeconds < seconds);
 

@@ -1,6 +1,7 @@
 using Freight.Bench;
 using Freight.Bench.Client;
 using Freight.Bench.Measure;
+using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
@@ -49,7 +50,18 @@ switch (args[0])
                 e.Cancel = true;
                 cancel.Cancel();
             };
-            return await new BenchRunner(options, Console.Out).RunAsync(cancel.Token);
+            // Live on a terminal, plain lines in logs and with --no-progress; disposed on the way out, Ctrl+C included.
+            using var progress = BenchProgress.ForConsole(options);
+            try
+            {
+                return await new BenchRunner(options, Console.Out, progress).RunAsync(cancel.Token);
+            }
+            catch (OperationCanceledException) when (cancel.IsCancellationRequested)
+            {
+                // Ctrl+C: the servers and peers the bench started are disposed on the way out; no figures.
+                await Console.Error.WriteLineAsync("bench: canceled");
+                return 130;
+            }
         }
 
     case "compare":

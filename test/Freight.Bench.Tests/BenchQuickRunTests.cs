@@ -141,6 +141,7 @@ public sealed class BenchQuickRunTests
         finally
         {
             File.Delete(json);
+            File.Delete(Path.ChangeExtension(json, ".html"));
         }
     }
 }

@@ -38,6 +38,7 @@ public sealed class ThreadsSuiteTests
         finally
         {
             File.Delete(json);
+            File.Delete(Path.ChangeExtension(json, ".html"));
         }
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Freight.Bench.Load;
+using Freight.Bench.Progress;
 
 namespace Freight.Bench.Measure;
 
@@ -14,19 +15,26 @@ public sealed record InterleavedResult<TScenario, TSample>(Dictionary<TScenario,
 /// </summary>
 public static class InterleavedRuns
 {
+    /// <summary>The seconds <see cref="RunAsync"/> plans for <paramref name="scenarios"/> scenarios: a warm-up and every run of each.</summary>
+    public static double PlannedSeconds(int scenarios, BenchOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return scenarios * (options.WarmupSeconds + (options.Runs * options.RunSeconds));
+    }
+
+    /// <param name="describe">A scenario's id and label, as rows and messages name it.</param>
     public static async Task<InterleavedResult<TScenario, TSample>> RunAsync<TScenario, TSample>(
         IReadOnlyList<TScenario> scenarios,
         BenchOptions options,
-        TextWriter output,
-        string suite,
-        Func<TScenario, string> name,
+        IBenchProgress progress,
+        Func<TScenario, (string Id, string Label)> describe,
         Func<TScenario, double, Task<TSample>> measure)
         where TScenario : notnull
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(options);
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(progress);
+        ArgumentNullException.ThrowIfNull(describe);
         ArgumentNullException.ThrowIfNull(measure);
         var samples = scenarios.ToDictionary(s => s, _ => new List<TSample>());
         var failures = new Dictionary<TScenario, string>();
@@ -37,7 +45,7 @@ public static class InterleavedRuns
 
         foreach (var scenario in scenarios)
         {
-            await MeasureOrFailAsync(scenario, options.WarmupSeconds, null);
+            await MeasureOrFailAsync(scenario, options.WarmupSeconds, null, "warm-up");
         }
 
         for (var run = 1; run <= options.Runs; run++)
@@ -45,21 +53,23 @@ public static class InterleavedRuns
             var clock = Stopwatch.StartNew();
             foreach (var scenario in scenarios)
             {
-                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario]);
+                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario], $"run {run}/{options.Runs}");
             }
 
-            await output.WriteLineAsync($"{suite} run {run}/{options.Runs} done in {clock.Elapsed.TotalSeconds:0.0} s");
+            progress.RunFinished(run, options.Runs, clock.Elapsed);
         }
 
         return new(samples, failures);
 
-        async Task MeasureOrFailAsync(TScenario scenario, double seconds, List<TSample>? into)
+        async Task MeasureOrFailAsync(TScenario scenario, double seconds, List<TSample>? into, string phase)
         {
             if (failures.ContainsKey(scenario))
             {
                 return;
             }
 
+            var (id, label) = describe(scenario);
+            progress.StepStarted(new ProgressStep(id, label, phase, seconds) { Begins = into is null });
             try
             {
                 var sample = await measure(scenario, seconds);
@@ -68,7 +78,8 @@ public static class InterleavedRuns
             catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or TaskCanceledException)
             {
                 failures[scenario] = failure.Message;
-                await output.WriteLineAsync($"FAILED {name(scenario)}: {failure.Message}");
+                progress.Live.AddFailed();
+                progress.Line($"FAILED {id} ({label}): {failure.Message}");
             }
         }
     }

@@ -180,6 +180,7 @@ public sealed class TusSuiteTests
         finally
         {
             File.Delete(json);
+            File.Delete(Path.ChangeExtension(json, ".html"));
         }
     }
 }

@@ -30,6 +30,7 @@ public static class LoadEngine
         using var run = new LoadRun(options, cancellationToken);
         using var stopTicker = new CancellationTokenSource();
         run.Start();
+        options.Monitor?.Attach(run.Counters);
         var ticker = TickAsync(run, stopTicker.Token);
 
         if (options.Mode == LoadMode.OpenLoop)

@@ -59,6 +59,9 @@ public sealed record LoadOptions
     /// <summary>Called once for every second of the run, from a timer task, shortly after the second ends.</summary>
     public Action<LoadSecond>? OnSecond { get; init; }
 
+    /// <summary>Follows the run's counters live (for a progress display), at no cost per request.</summary>
+    public LoadMonitor? Monitor { get; init; }
+
     /// <summary>
     /// HttpClient or the lean raw HTTP/1.1 client. <see cref="LoadTransport.Auto"/> (the default) picks raw
     /// for http:// at HTTP/1.1, which spends less client CPU per request than HttpClient (on the 2-core dev

@@ -1,0 +1,15 @@
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>What load runs have done: responses (bad ones included), bad responses, failed requests and body bytes.</summary>
+public readonly record struct LoadTotals(long Responses, long BadResponses, long Failures, long BodyBytes)
+{
+    public static LoadTotals operator +(LoadTotals left, LoadTotals right) => new(
+        left.Responses + right.Responses,
+        left.BadResponses + right.BadResponses,
+        left.Failures + right.Failures,
+        left.BodyBytes + right.BodyBytes);
+
+    internal static LoadTotals Of(LoadCounters? counters) => counters is null
+        ? default
+        : new(counters.Responses, counters.BadResponses, counters.SocketErrors + counters.Timeouts + counters.Errors, counters.BodyBytes);
+}
