@@ -6,10 +6,11 @@
 #   3. keeps each suite's first chart as charts/SUITE.svg (standalone SVG), the image the README shows.
 # The hand-written analyses (DATE-SUITE.md) are not touched: write them from the new figures.
 #
-# usage: scripts/regenerate-results.sh [--quick] [--report-only] [SUITE...]
+# usage: scripts/regenerate-results.sh [--quick] [--report-only] [--out DIR] [SUITE...]
 #   SUITE          transfer json threads static files tus (default: all of them; ~25 minutes)
 #   --quick        the bench's --quick sizes (minutes; for a try, not for publishing)
 #   --report-only  measure nothing: render the newest existing DATE-SUITE.json of each suite again
+#   --out DIR      write there instead of docs/results (a try that must not replace published figures)
 # Run it alone on the machine: anything else running skews the figures.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,17 +18,20 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 quick=()
 report_only=0
 suites=()
-for arg in "$@"; do
+results=docs/results
+while [ $# -gt 0 ]; do
+  arg=$1
+  shift
   case "$arg" in
     --quick) quick=(--quick) ;;
     --report-only) report_only=1 ;;
+    --out) results=${1:?--out needs a directory}; shift ;;
     transfer|json|threads|static|files|tus) suites+=("$arg") ;;
     *) echo "regenerate-results: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
 [ ${#suites[@]} -gt 0 ] || suites=(transfer json threads static files tus)
 
-results=docs/results
 charts=$results/charts
 mkdir -p "$charts"
 date=$(date -u +%F)
