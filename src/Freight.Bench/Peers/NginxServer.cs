@@ -51,26 +51,7 @@ public sealed class NginxServer : IAsyncDisposable
     public string? PutDirectory { get; }
 
     /// <summary>True once nginx has exited (on its own or by <see cref="DisposeAsync"/>).</summary>
-    public bool HasExited
-    {
-        get
-        {
-            if (ExitCode is not null)
-            {
-                return true;
-            }
-
-            try
-            {
-                return _process.HasExited;
-            }
-            catch (InvalidOperationException)
-            {
-                // Disposed: stopped.
-                return true;
-            }
-        }
-    }
+    public bool HasExited => ExitCode is not null || ChildProcess.HasExited(_process);
 
     /// <summary>nginx's exit code once disposed: 0 after the SIGTERM of a normal stop, 137 after a kill.</summary>
     internal int? ExitCode { get; private set; }
@@ -101,17 +82,7 @@ public sealed class NginxServer : IAsyncDisposable
                 _process.Kill();
             }
 
-            using var wait = new CancellationTokenSource(StopTimeout);
-            try
-            {
-                await _process.WaitForExitAsync(wait.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                _process.Kill();
-                await _process.WaitForExitAsync(CancellationToken.None);
-            }
-
+            await ChildProcess.WaitForExitOrKillAsync(_process, StopTimeout);
             ExitCode = _process.ExitCode;
             if (_watchdog is not null)
             {

@@ -8,9 +8,4 @@ namespace Freight.Bench.Peers;
 public sealed record TusNodeInstallation(string NodePath, Version NodeVersion, string PackageDirectory)
 {
     public string ScriptPath => Path.Combine(PackageDirectory, "server.mjs");
-
-    public string LockFilePath => Path.Combine(PackageDirectory, "package-lock.json");
-
-    /// <summary>npm's record of what it installed into node_modules, written by every install.</summary>
-    public string InstalledLockFilePath => Path.Combine(PackageDirectory, "node_modules", ".package-lock.json");
 }

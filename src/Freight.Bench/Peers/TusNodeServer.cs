@@ -49,25 +49,7 @@ public sealed class TusNodeServer : IAsyncDisposable
     }
 
     /// <summary>True once Node has exited (on its own or by <see cref="DisposeAsync"/>).</summary>
-    public bool HasExited
-    {
-        get
-        {
-            if (ExitCode is not null)
-            {
-                return true;
-            }
-
-            try
-            {
-                return _process.HasExited;
-            }
-            catch (InvalidOperationException)
-            {
-                return true;
-            }
-        }
-    }
+    public bool HasExited => ExitCode is not null || ChildProcess.HasExited(_process);
 
     /// <summary>Node's exit code once disposed: 0 when it left on its input closing, 137 after a kill.</summary>
     public int? ExitCode { get; private set; }
@@ -94,17 +76,7 @@ public sealed class TusNodeServer : IAsyncDisposable
                 // Already gone: the pipe's reader closed.
             }
 
-            using var wait = new CancellationTokenSource(StopTimeout);
-            try
-            {
-                await _process.WaitForExitAsync(wait.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                _process.Kill(entireProcessTree: true);
-                await _process.WaitForExitAsync(CancellationToken.None);
-            }
-
+            await ChildProcess.WaitForExitOrKillAsync(_process, StopTimeout);
             ExitCode = _process.ExitCode;
         }
         finally

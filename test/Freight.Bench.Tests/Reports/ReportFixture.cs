@@ -1,3 +1,4 @@
+using Freight.Bench.Peers;
 using Freight.Bench.Reports;
 
 namespace Freight.Bench.Tests.Reports;
@@ -47,16 +48,7 @@ internal static class ReportFixture
         return directory;
     }
 
-    public static string RepositoryRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Freight.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No Freight.slnx above {AppContext.BaseDirectory}: the report tests run from the repository's build output.");
-    }
+    public static string RepositoryRoot() =>
+        NodePackages.FindRepositoryRoot()
+        ?? throw new InvalidOperationException($"No Freight.slnx above {AppContext.BaseDirectory}: the report tests run from the repository's build output.");
 }

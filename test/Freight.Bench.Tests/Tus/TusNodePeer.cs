@@ -31,6 +31,19 @@ public sealed class TusNodePeer : IAsyncLifetime
     /// <summary>A scratch directory for a fake package.</summary>
     public string NewDirectory() => Directory.CreateDirectory(Path.Combine(_root, Guid.NewGuid().ToString("N"))).FullName;
 
+    /// <summary>
+    /// A package in <paramref name="directory"/> that needs no install (its manifests and the stamp of their install
+    /// are in place) with the given server.mjs.
+    /// </summary>
+    public static void WriteFakePackage(string directory, string script)
+    {
+        File.WriteAllText(Path.Combine(directory, "server.mjs"), script);
+        File.WriteAllText(Path.Combine(directory, "package.json"), "{}");
+        File.WriteAllText(Path.Combine(directory, "package-lock.json"), "{}");
+        Directory.CreateDirectory(Path.Combine(directory, "node_modules"));
+        File.WriteAllText(NodePackages.StampPath(directory), NodePackages.ManifestHash(directory));
+    }
+
     public Task DisposeAsync()
     {
         Directory.Delete(_root, recursive: true);

@@ -198,14 +198,10 @@ public sealed class TusNodeTests(TusNodePeer peer) : IClassFixture<TusNodePeer>
         Assert.Contains("cannot listen: boom", failure.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>A package that needs no install (its lock file and npm's record of it are in place) with the given server.mjs.</summary>
     private string FakePackage(string script)
     {
         var directory = peer.NewDirectory();
-        File.WriteAllText(Path.Combine(directory, "server.mjs"), script);
-        File.WriteAllText(Path.Combine(directory, "package-lock.json"), "{}");
-        Directory.CreateDirectory(Path.Combine(directory, "node_modules"));
-        File.WriteAllText(Path.Combine(directory, "node_modules", ".package-lock.json"), "{}");
+        TusNodePeer.WriteFakePackage(directory, script);
         return directory;
     }
 

@@ -53,10 +53,7 @@ public sealed class TusSuiteTests
         var package = Directory.CreateTempSubdirectory("freight-tus-broken-peer-").FullName;
         try
         {
-            await File.WriteAllTextAsync(Path.Combine(package, "server.mjs"), "console.error('broken peer'); process.exit(5);");
-            await File.WriteAllTextAsync(Path.Combine(package, "package-lock.json"), "{}");
-            Directory.CreateDirectory(Path.Combine(package, "node_modules"));
-            await File.WriteAllTextAsync(Path.Combine(package, "node_modules", ".package-lock.json"), "{}");
+            TusNodePeer.WriteFakePackage(package, "console.error('broken peer'); process.exit(5);");
 
             var (exitCode, console, root) = await RunAsync(["--tus-node-dir", package, "--filter", "tus"]);
 

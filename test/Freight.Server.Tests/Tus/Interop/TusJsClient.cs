@@ -1,8 +1,5 @@
-using System.ComponentModel;
-using System.Diagnostics;
 using System.Globalization;
-using System.Security.Cryptography;
-using System.Text;
+using Freight.Bench.Peers;
 
 namespace Freight.Server.Tests.Tus.Interop;
 
@@ -23,42 +20,24 @@ internal static class TusJsClient
     // A first install downloads ~20 small packages; a busy registry mirror can be slow.
     private static readonly TimeSpan s_installPatience = TimeSpan.FromMinutes(5);
 
-    // Another test process may hold the install lock for as long as its own install takes.
-    private static readonly TimeSpan s_lockPatience = s_installPatience + TimeSpan.FromMinutes(1);
-
-    private const string Stamp = ".freight-npm-ci";
-
     /// <summary>The npm project folder: <c>{repository}/test/interop/tus-js-client</c>.</summary>
-    public static string ProjectDirectory { get; } = Path.Combine(RepositoryRoot(), "test", "interop", "tus-js-client");
+    public static string ProjectDirectory { get; } = Path.Combine(
+        NodePackages.FindRepositoryRoot() ?? throw new InvalidOperationException($"No Freight.slnx above {AppContext.BaseDirectory}: the interop tests run from the repository's build output."),
+        "test", "interop", "tus-js-client");
+
+    private static string Node =>
+        NodePackages.FindNode() ?? throw new InvalidOperationException("tus-js-client interop tests need Node.js (18 or later) and npm on PATH.");
 
     /// <summary>
-    /// Runs <c>npm ci</c> unless node_modules already holds what package.json and package-lock.json pin (a stamp with
-    /// their SHA-256, written after a successful install). A file lock serialises test processes that start at once.
+    /// Checks Node.js, then runs <c>npm ci</c> unless node_modules already holds what package.json and
+    /// package-lock.json pin (<see cref="NodePackages.EnsureInstalledAsync"/>: a stamp of their SHA-256, and a file
+    /// lock that serialises test processes that start at once).
     /// </summary>
     public static async Task EnsureInstalledAsync()
     {
-        var node = await RunAsync("node", ["--version"], ProjectDirectory, TimeSpan.FromSeconds(30));
-        Assert.True(node.ExitCode == 0, "`node --version` failed: " + node.Describe());
-        var major = int.Parse(node.Stdout.Trim().TrimStart('v').Split('.')[0], CultureInfo.InvariantCulture);
-        Assert.True(major >= 18, $"tus-js-client interop tests need Node.js 18 or later; PATH has {node.Stdout.Trim()}");
-
-        var expected = InstallStamp();
-        var stampPath = Path.Combine(ProjectDirectory, "node_modules", Stamp);
-        if (IsInstalled(stampPath, expected))
-        {
-            return;
-        }
-
-        await using var installLock = await AcquireInstallLockAsync();
-        if (IsInstalled(stampPath, expected))
-        {
-            // Another process installed while this one waited for the lock.
-            return;
-        }
-
-        var npm = await RunAsync("npm", ["ci", "--no-audit", "--no-fund"], ProjectDirectory, s_installPatience);
-        Assert.True(npm.ExitCode == 0, $"`npm ci` in {ProjectDirectory} failed: " + npm.Describe());
-        await File.WriteAllTextAsync(stampPath, expected);
+        var version = await NodePackages.GetNodeVersionAsync(Node, CancellationToken.None);
+        Assert.True(version?.Major >= 18, $"tus-js-client interop tests need Node.js 18 or later; PATH has {(version is null ? "a node whose --version failed" : $"v{version}")}");
+        await NodePackages.EnsureInstalledAsync(ProjectDirectory, s_installPatience, CancellationToken.None);
     }
 
     /// <summary>
@@ -67,8 +46,8 @@ internal static class TusJsClient
     /// </summary>
     public static async Task<TusRun> UploadAsync(Uri endpoint, string sourceFile, int chunkSize, string filename, string mode)
     {
-        var output = await RunAsync(
-            "node",
+        var output = await ChildProcess.RunAsync(
+            Node,
             [
                 Path.Combine(ProjectDirectory, "upload.mjs"),
                 "--endpoint", endpoint.ToString(),
@@ -79,102 +58,8 @@ internal static class TusJsClient
                 "--timeout-ms", ((long)s_scriptTimeout.TotalMilliseconds).ToString(CultureInfo.InvariantCulture),
             ],
             ProjectDirectory,
-            s_uploadPatience);
+            s_uploadPatience,
+            CancellationToken.None);
         return new TusRun(output);
-    }
-
-    private static bool IsInstalled(string stampPath, string expected) =>
-        File.Exists(stampPath)
-        && File.ReadAllText(stampPath) == expected
-        && File.Exists(Path.Combine(ProjectDirectory, "node_modules", "tus-js-client", "package.json"));
-
-    private static string InstallStamp()
-    {
-        var manifests = File.ReadAllBytes(Path.Combine(ProjectDirectory, "package.json"))
-            .Concat(File.ReadAllBytes(Path.Combine(ProjectDirectory, "package-lock.json")))
-            .ToArray();
-        return Convert.ToHexStringLower(SHA256.HashData(manifests));
-    }
-
-    /// <summary>An exclusive lock (flock through FileShare.None) on a file named after this checkout, outside the work tree.</summary>
-    private static async Task<FileStream> AcquireInstallLockAsync()
-    {
-        var name = "freight-npm-" + Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(ProjectDirectory)))[..16] + ".lock";
-        var path = Path.Combine(Path.GetTempPath(), name);
-        var deadline = DateTime.UtcNow + s_lockPatience;
-        while (true)
-        {
-            try
-            {
-                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-            }
-            catch (IOException) when (DateTime.UtcNow < deadline)
-            {
-                await Task.Delay(500);
-            }
-        }
-    }
-
-    /// <summary>Runs <paramref name="fileName"/> to its end, killing it (and its children) past <paramref name="patience"/>.</summary>
-    private static async Task<ProcessOutput> RunAsync(string fileName, IEnumerable<string> arguments, string workingDirectory, TimeSpan patience)
-    {
-        var start = new ProcessStartInfo(fileName)
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        var commandLine = fileName + " " + string.Join(' ', start.ArgumentList);
-        Process process;
-        try
-        {
-            process = Process.Start(start)!;
-        }
-        catch (Win32Exception e)
-        {
-            throw new InvalidOperationException(
-                $"tus-js-client interop tests need Node.js (18 or later) and npm on PATH; starting `{fileName}` failed: {e.Message}", e);
-        }
-
-        using (process)
-        {
-            process.StandardInput.Close();
-            var stdout = process.StandardOutput.ReadToEndAsync();
-            var stderr = process.StandardError.ReadToEndAsync();
-            using var limit = new CancellationTokenSource(patience);
-            var timedOut = false;
-            try
-            {
-                await process.WaitForExitAsync(limit.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                timedOut = true;
-                process.Kill(entireProcessTree: true);
-                await process.WaitForExitAsync();
-            }
-
-            return new ProcessOutput(commandLine, timedOut ? null : process.ExitCode, await stdout, await stderr);
-        }
-    }
-
-    private static string RepositoryRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Freight.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No Freight.slnx above {AppContext.BaseDirectory}: the interop tests run from the repository's build output.");
     }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Freight.Bench.Peers;
 
 namespace Freight.Server.Tests.Tus.Interop;
 
@@ -8,7 +9,7 @@ namespace Freight.Server.Tests.Tus.Interop;
 /// </summary>
 internal sealed class TusRun
 {
-    public TusRun(ProcessOutput output)
+    public TusRun(ChildProcessResult output)
     {
         Output = output;
         foreach (var line in output.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
@@ -30,7 +31,7 @@ internal sealed class TusRun
         }
     }
 
-    public ProcessOutput Output { get; }
+    public ChildProcessResult Output { get; }
 
     public List<JsonElement> Events { get; } = [];
 
