@@ -215,7 +215,10 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             }
 
             run = new StaticRun(load.RequestsPerSecond, load.BodyBytes / load.Elapsed.TotalSeconds, load.Responses, load.Histogram, load.FirstResponseSeconds,
-                load.StatusCodes, load.SocketErrors, load.Timeouts, load.Errors, load.BadResponses, null);
+                load.StatusCodes, load.SocketErrors, load.Timeouts, load.Errors, load.BadResponses, null)
+            {
+                PerSecond = load.Series,
+            };
         }
 
         var endedAt = DateTimeOffset.UtcNow;
@@ -224,6 +227,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var peerAfter = scenario.IsPeer ? ProcessStatSnapshot.Capture(nginx!.ProcessId) : null;
         return run with
         {
+            StartedAt = startedAt,
             ClientCpuSeconds = clientCpu,
             Window = serverBefore is not null && serverAfter is not null ? new MeasuredWindow(serverBefore, serverAfter, startedAt, endedAt) : null,
             PeerWindow = peerBefore is not null && peerAfter is not null ? (peerBefore, peerAfter) : null,
@@ -317,7 +321,33 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             result.Server = new SideCost(bytes > 0 ? serverCpu / (bytes / GiB) : null, WorkingSetBytesMax: result.Counters.WorkingSetBytes, CpuSecondsPerResponse: serverCpu / list.Sum(r => r.Responses));
         }
 
+        result.Series = Series(scenario, list, samples);
         return result;
+    }
+
+    /// <summary>The span from which a round's second counts as whole (see <see cref="Series"/>).</summary>
+    private const double WholeSecond = 0.9;
+
+    /// <summary>
+    /// The load engine's seconds of every measured round in order, numbered on (round 1 seconds 0–1, round 2
+    /// seconds 2–3, …), each with the server's sample taken in that second of that round. Only whole seconds:
+    /// a round's partial last second (the few responses that finish just after its duration, over a few
+    /// milliseconds, or the half of a 2.5 s round) counts responses over a fraction of a second, so it would
+    /// plot as a false dip in responses per second, and rarely holds a server sample; a round shorter than a
+    /// second adds no point. "Whole" allows for the duration timer, which can end a round a few milliseconds
+    /// before the engine's clock reaches the second's end. nginx rows have the engine's view alone (the
+    /// samples are Freight's process); wrk rows have none (wrk prints no per-second figures): null.
+    /// </summary>
+    private static List<SeriesPoint>? Series(StaticScenario scenario, List<StaticRun> runs, IReadOnlyCollection<RuntimeSample> samples)
+    {
+        var series = new List<SeriesPoint>();
+        foreach (var run in runs.Where(r => r.PerSecond is not null))
+        {
+            var whole = run.PerSecond!.Where(s => s.SpanSeconds >= WholeSecond).ToList();
+            series.AddRange(SeriesMerger.Merge(whole, scenario.IsPeer ? [] : samples, run.StartedAt, series.Count, scenario.Connections));
+        }
+
+        return series.Count > 0 ? series : null;
     }
 
     /// <summary>What one scenario gathered: its measured rounds, the warm-up's first request, or why it failed.</summary>
@@ -351,5 +381,11 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         public (ProcessStatSnapshot Before, ProcessStatSnapshot After)? PeerWindow { get; init; }
 
         public Percentiles? WrkLatency { get; init; }
+
+        /// <summary>The load engine's per-second view of the round (null for wrk).</summary>
+        public IReadOnlyList<LoadSecond>? PerSecond { get; init; }
+
+        /// <summary>When the round started, on the clock of the server's samples (the same machine's).</summary>
+        public DateTimeOffset StartedAt { get; init; }
     }
 }

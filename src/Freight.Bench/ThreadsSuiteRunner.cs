@@ -184,28 +184,8 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
 
     private static ScenarioResult Summarize(ThreadsScenario scenario, LoadResult load, IReadOnlyCollection<RuntimeSample> samples, DateTimeOffset startedAt)
     {
-        var bySecond = new Dictionary<int, RuntimeSample>();
-        foreach (var sample in samples)
-        {
-            bySecond[(int)Math.Floor((sample.Timestamp - startedAt).TotalSeconds)] = sample;
-        }
-
-        var series = new List<SeriesPoint>(load.Series.Count);
-        foreach (var second in load.Series)
-        {
-            var server = bySecond.GetValueOrDefault(second.Second);
-            series.Add(new SeriesPoint(
-                second.Second,
-                second.Workers,
-                second.Completions,
-                second.Failures,
-                second.Completions > 0 ? second.P50Seconds : null,
-                second.Completions > 0 ? second.P99Seconds : null,
-                server?.ThreadPoolThreads,
-                server?.ThreadPoolQueueLength,
-                server?.CpuPercent,
-                server?.ProcessThreads));
-        }
+        // Connections: the workers the ramp had at each second's end.
+        var series = SeriesMerger.Merge(load.Series, samples, startedAt);
 
         var latency = load.Latency;
         var onlyOk = load.StatusCodes.Keys.All(code => code == 200);

@@ -112,6 +112,8 @@ public sealed class BenchQuickRunTests
                     Assert.True(row.GetProperty("statusCodes").GetProperty("200").GetInt64() > 0, id);
                     Assert.True(row.GetProperty("latencySeconds").GetProperty("p99").GetDouble() > 0, id);
                     Assert.True(row.GetProperty("counters").GetProperty("cpuPercent").GetDouble() > 0, id);
+                    Assert.All(row.GetProperty("series").EnumerateArray(), p => Assert.True(p.GetProperty("completions").GetInt64() > 0, id));
+                    Assert.NotEqual(0, row.GetProperty("series").GetArrayLength());
                     if (id != "peer/nginx")
                     {
                         Assert.True(row.GetProperty("counters").GetProperty("allocationBytesPerSecond").GetDouble() > 0, id);

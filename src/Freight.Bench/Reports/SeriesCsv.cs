@@ -8,7 +8,11 @@ public static class SeriesCsv
 {
     public const string Header = "second,connections,completions,failures,p50Seconds,p99Seconds,threadPoolThreads,threadPoolQueueLength,cpuPercent,processThreads";
 
-    /// <summary>Returns the paths written: <c>RESULT.SCENARIO.csv</c> (slashes become dashes).</summary>
+    /// <summary>
+    /// Returns the paths written: <c>RESULT.SCENARIO.csv</c> (slashes become dashes), for the threads suite's
+    /// rows. Static rows carry series too, but one scenario has a row per file size and connection count, so
+    /// its name would not say which: theirs stay in the JSON and the report.
+    /// </summary>
     public static IReadOnlyList<string> Write(BenchReport report, string jsonPath)
     {
         ArgumentNullException.ThrowIfNull(report);
@@ -17,7 +21,7 @@ public static class SeriesCsv
         var stem = Path.ChangeExtension(jsonPath, null);
         foreach (var result in report.Results)
         {
-            if (result.Series is not { Count: > 0 } series)
+            if (result.Suite != Scenarios.ThreadsSuite.Name || result.Series is not { Count: > 0 } series)
             {
                 continue;
             }

@@ -198,6 +198,45 @@ public sealed class ReportBuilderTests
     }
 
     [Fact]
+    public void Build_StaticRowsWithSeries_TimeSeriesChartsPerGroupAndNoneForWrk()
+    {
+        SeriesPoint Point(int second, long completions, int? threads) => new(second, 32, completions, 0, 0.0004, 0.002, threads, 0, 80, 40);
+        ScenarioResult Static(string scenario, string label, List<SeriesPoint>? series) => new()
+        {
+            Scenario = scenario,
+            Suite = StaticSuite.Name,
+            Parameters = new Dictionary<string, object> { ["label"] = label, ["fileBytes"] = 4096, ["connections"] = 32 },
+            Runs = 2,
+            Verified = true,
+            RequestsPerSecond = new Summary(20_000, 19_000, 21_000),
+            LatencySeconds = new Percentiles(0.0004, 0.0006, 0.001, 0.002, 0.01),
+            Series = series,
+        };
+        var source = Source(
+            "static.json",
+            Static(StaticSuite.StaticFiles, "4 KiB, 32 conns", [Point(0, 19_000, 9), Point(1, 21_000, null)]),
+            Static(StaticSuite.Freight, "4 KiB, 32 conns", [Point(0, 20_000, 8), Point(1, 22_000, 8)]),
+            Static(StaticSuite.Freight, "4 KiB, 32 conns, wrk", null));
+
+        var model = ReportBuilder.Build([source]);
+        var html = HtmlReport.Render([source]);
+
+        // 2 rows × 2 seconds; staticfiles' second second has no server sample.
+        var timelines = model.Charts.Where(c => c.Id.Contains("per-second", StringComparison.Ordinal) || c.Id.Contains("thread-pool", StringComparison.Ordinal) || c.Id.Contains("server-cpu", StringComparison.Ordinal));
+        Assert.Equal(
+            new Dictionary<string, int>
+            {
+                ["static-responses-per-second-4-kib-32-conns"] = 4,
+                ["static-p99-latency-per-second-4-kib-32-conns"] = 4,
+                ["static-thread-pool-threads-4-kib-32-conns"] = 3,
+                ["static-server-cpu-4-kib-32-conns"] = 4,
+            },
+            timelines.ToDictionary(c => c.Id, c => c.PointCount));
+        Assert.Contains("data-chart=\"static-responses-per-second-4-kib-32-conns\"", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("responses-per-second-4-kib-32-conns-wrk", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task WriteAsync_NoHtmlPath_WritesBesideTheResultFile()
     {
         var directory = Path.Combine(Path.GetTempPath(), $"freight-report-test-{Guid.NewGuid():N}");
