@@ -289,15 +289,15 @@ public sealed class TusUploads(
             ?? throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Offset missing", "A PATCH must send Upload-Offset: where its bytes go.");
         var declaredLength = TusProtocol.Size(request, TusProtocol.LengthHeader);
         using var checksum = TusProtocol.Checksum(request);
-        var upload = await FindAsync(context);
-        if (!locks.TryEnter(upload.Id, out var held))
+        // The lock first, then the one read of the upload: a request that held the lock may have moved it on.
+        if (!locks.TryEnter(UploadId(context), out var held))
         {
             throw Locked();
         }
 
+        ResumableUpload upload;
         using (held)
         {
-            // Read again under the lock: the request that held it may have moved the upload on.
             upload = await FindAsync(context);
             if (upload.Kind == ResumableUploadKind.Final)
             {
@@ -356,10 +356,13 @@ public sealed class TusUploads(
 
     public bool IsBusy(string id) => locks.IsHeld(id);
 
+    /// <summary>The route's upload id as sent (validated where it is looked up).</summary>
+    private static string UploadId(HttpContext context) => context.Request.RouteValues["id"] as string ?? "";
+
     private async ValueTask<ResumableUpload> FindAsync(HttpContext context, bool allowExpired = false)
     {
-        var id = context.Request.RouteValues["id"] as string;
-        var upload = ResumableUploadId.IsValid(id) ? await store.GetAsync(id!, context.RequestAborted) : null;
+        var id = UploadId(context);
+        var upload = ResumableUploadId.IsValid(id) ? await store.GetAsync(id, context.RequestAborted) : null;
         if (upload is null)
         {
             throw TusProtocol.Problem(StatusCodes.Status404NotFound, "Unknown upload", $"There is no upload '{id}' (never created, terminated, or expired and removed).");
@@ -520,15 +523,11 @@ public sealed class TusUploads(
     /// </summary>
     private async ValueTask<ResumableUpload> FinishAsync(ResumableUpload upload, CancellationToken cancellationToken)
     {
-        StreamingDigests? digests = null;
+        // Taken out of the cache for good: from here on nothing appends to this upload.
+        var digests = runningDigests.Take(upload.Id, upload.Offset);
         if (upload.Kind == ResumableUploadKind.Final && !upload.HasAllBytes)
         {
-            digests = runningDigests.Take(upload.Id, upload.Offset);
             upload = await GatherPartsAsync(upload, digests, cancellationToken);
-        }
-        else
-        {
-            digests = runningDigests.Take(upload.Id, upload.Offset);
         }
 
         ComputedDigests computed;
@@ -539,7 +538,6 @@ public sealed class TusUploads(
                 : await runningDigests.ComputeAsync(store, upload.Id, cancellationToken);
         }
 
-        runningDigests.Forget(upload.Id);
         var metadata = TusProtocol.Metadata(upload.Metadata);
         var contentType = metadata.TryGetValue("filetype", out var type) && MediaTypeHeaderValue.TryParse(type, out _) ? type : null;
         var commit = new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = FileUpload.Keep(computed) };
