@@ -185,7 +185,15 @@ public static class FilesEndpoints
             await AnswerWantReprDigestAsync(context, store, reader);
         }
 
-        await FileResponder.SendAsync(context, representation, reader.FileHandle);
+        if (reader.FileHandle is null && reader.Content is null)
+        {
+            // A remote store (S3): the bytes come from one ranged read of the store per range.
+            await FileResponder.SendAsync(context, representation, reader);
+        }
+        else
+        {
+            await FileResponder.SendAsync(context, representation, reader.FileHandle);
+        }
     }
 
     private static async Task DeleteAsync(HttpContext context, IObjectStore store, FilesAccess access)
@@ -246,26 +254,46 @@ public static class FilesEndpoints
         var info = reader.Info;
         if (!info.Digests.TryGetValue(algorithm.Name, out var digest))
         {
-            using var digests = new StreamingDigests([algorithm]);
+            digest = await ComputeDigestAsync(reader, algorithm, context.RequestAborted);
+            await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
+        }
+
+        context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(algorithm, digest);
+    }
+
+    /// <summary>The digest of the reader's whole object, read through one stream: a single ranged read from a remote store (S3), not one per buffer.</summary>
+    private static async Task<byte[]> ComputeDigestAsync(IObjectReader reader, DigestAlgorithm algorithm, CancellationToken cancellationToken)
+    {
+        using var digests = new StreamingDigests([algorithm]);
+        var info = reader.Info;
+
+        // An empty object has nothing to read, and S3 has no way to ask for zero bytes.
+        if (info.Length > 0)
+        {
+            await using var source = await reader.OpenRangeAsync(0, info.Length, cancellationToken);
             var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
             try
             {
-                int read;
-                for (long offset = 0; (read = await reader.ReadAsync(offset, buffer, context.RequestAborted)) > 0; offset += read)
+                for (var remaining = info.Length; remaining > 0;)
                 {
+                    var read = await source.ReadAsync(buffer.AsMemory(0, (int)Math.Min(buffer.Length, remaining)), cancellationToken);
+                    if (read == 0)
+                    {
+                        // The digest of fewer bytes would be kept as the object's: fail the request instead.
+                        throw new EndOfStreamException($"'{info.Key}' ended {remaining} bytes before its length.");
+                    }
+
                     digests.Append(buffer.AsSpan(0, read));
+                    remaining -= read;
                 }
             }
             finally
             {
                 ArrayPool<byte>.Shared.Return(buffer);
             }
-
-            digest = digests.Complete().GetDigest(algorithm);
-            await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
         }
 
-        context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(algorithm, digest);
+        return digests.Complete().GetDigest(algorithm);
     }
 
     private static bool WantsSha256(HttpRequest request) =>

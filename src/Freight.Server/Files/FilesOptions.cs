@@ -3,8 +3,15 @@ namespace Freight.Server.Files;
 /// <summary>Options of the files API (<c>Freight:Files</c>). Defaults are safe for a loopback or trusted network.</summary>
 public sealed class FilesOptions
 {
-    /// <summary><c>FileSystem</c> (default: <c>{DataDirectory}/files</c>) or <c>Memory</c>.</summary>
+    /// <summary>
+    /// <c>FileSystem</c> (default: <c>{DataDirectory}/files</c>), <c>Memory</c>, or <c>S3</c> (a bucket, <c>Freight:S3</c>;
+    /// tus uploads wait there too, so any node can continue them). Case-insensitive.
+    /// </summary>
     public string Store { get; set; } = "FileSystem";
+
+    public bool IsMemoryStore => Store.Equals("Memory", StringComparison.OrdinalIgnoreCase);
+
+    public bool IsS3Store => Store.Equals("S3", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>The file-system store's root; empty: <c>files</c> under the data directory.</summary>
     public string Directory { get; set; } = "";
@@ -43,9 +50,9 @@ public sealed class FilesOptions
     public void Validate(List<string> errors)
     {
         ArgumentNullException.ThrowIfNull(errors);
-        if (Store is not ("FileSystem" or "Memory"))
+        if (!IsMemoryStore && !IsS3Store && !Store.Equals("FileSystem", StringComparison.OrdinalIgnoreCase))
         {
-            errors.Add($"Freight:Files:Store is '{Store}': use FileSystem or Memory.");
+            errors.Add($"Freight:Files:Store is '{Store}': use FileSystem, Memory or S3.");
         }
 
         if (MaxFileBytes < 0)

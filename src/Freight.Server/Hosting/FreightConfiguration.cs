@@ -13,6 +13,9 @@ internal static class FreightConfiguration
         ["--data-dir"] = "Freight:DataDirectory",
         ["--max-body-bytes"] = "Freight:MaxRequestBodyBytes",
         ["--fsync"] = "Freight:FlushToDisk",
+        ["--store"] = "Freight:Files:Store",
+        ["--s3-endpoint"] = "Freight:S3:Endpoint",
+        ["--s3-bucket"] = "Freight:S3:Bucket",
     };
 
     public static void AddFreightSources(this IConfigurationBuilder configuration, string[] args)

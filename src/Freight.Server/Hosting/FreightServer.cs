@@ -5,6 +5,7 @@ using Freight.Resumable;
 using Freight.Server.Lab;
 using Freight.Server.Tus;
 using Freight.Storage;
+using Freight.Storage.S3;
 using Freight.Transport;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
@@ -113,9 +114,14 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Services.AddSingleton<Files.UploadLimiter>();
         builder.Services.AddKeyedSingleton<IObjectStore>(Files.FilesEndpoints.StoreKey, (_, _) =>
         {
-            if (options.Files.Store == "Memory")
+            if (options.Files.IsMemoryStore)
             {
                 return new MemoryObjectStore();
+            }
+
+            if (options.Files.IsS3Store)
+            {
+                return new S3ObjectStore(options.S3);
             }
 
             var root = string.IsNullOrEmpty(options.Files.Directory) ? Path.Combine(options.DataDirectory, "files") : options.Files.Directory;
@@ -128,9 +134,15 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Services.AddSingleton<IResumableUploadStore>(services =>
         {
             var files = services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
-            if (options.Files.Store == "Memory")
+            if (options.Files.IsMemoryStore)
             {
                 return new MemoryResumableUploadStore(files);
+            }
+
+            if (files is S3ObjectStore bucket)
+            {
+                // Upload state in the bucket, never in this node: any node continues any upload.
+                return new S3ResumableUploadStore(bucket);
             }
 
             var directory = string.IsNullOrEmpty(options.Tus.Directory) ? Path.Combine(options.DataDirectory, "tus") : options.Tus.Directory;

@@ -43,6 +43,9 @@ public sealed class FreightServerOptions
     /// <summary>The files API: store, tokens, limits.</summary>
     public Freight.Server.Files.FilesOptions Files { get; set; } = new();
 
+    /// <summary>The bucket behind <c>Freight:Files:Store S3</c>: endpoint, region, keys, part size and parallelism.</summary>
+    public Freight.Storage.S3.S3StoreOptions S3 { get; set; } = new();
+
     /// <summary>Resumable uploads (tus 1.0 at <c>/tus/</c>): where they wait, where they land, when they expire.</summary>
     public Freight.Server.Tus.TusOptions Tus { get; set; } = new();
 
@@ -101,6 +104,11 @@ public sealed class FreightServerOptions
 
         Multipart.Validate(errors);
         Files.Validate(errors);
+        if (Files.IsS3Store)
+        {
+            S3.Validate(errors);
+        }
+
         Tus.Validate(errors);
 
         return errors;

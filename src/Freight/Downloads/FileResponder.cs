@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.IO.Pipelines;
+using Freight.Storage;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Primitives;
 using Microsoft.Win32.SafeHandles;
@@ -10,9 +11,10 @@ namespace Freight.Downloads;
 /// <summary>
 /// Freight's file GET/HEAD: validators and type from <see cref="FileCache"/>, conditional requests
 /// (304/412), byte ranges (206/416, RFC 9110 §14) with If-Range, and the bytes either copied from the
-/// cached content into the response writer (small files) or read from the open file straight into the
-/// writer's memory by <see cref="FileSender"/>. No 16 KiB copy buffer, no FileStream, no per-request
-/// header formatting on the plain GET.
+/// cached content into the response writer (small files), read from the open file straight into the
+/// writer's memory by <see cref="FileSender"/>, or, for a store with neither (S3), read from one
+/// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. No 16 KiB copy
+/// buffer, no FileStream, no per-request header formatting on the plain GET.
 /// </summary>
 public static class FileResponder
 {
@@ -75,6 +77,33 @@ public static class FileResponder
             throw new ArgumentException("Without cached content the representation's bytes come from an open file.", nameof(file));
         }
 
+        return SendCoreAsync(context, representation, file, reader: null);
+    }
+
+    /// <summary>
+    /// As <see cref="SendAsync(HttpContext, FileRepresentation, SafeFileHandle?)"/>, for a store whose reader has
+    /// neither a file handle nor the content in memory (S3): the bytes of a 200 come from one
+    /// <see cref="IObjectReader.OpenRangeAsync"/> of the whole object, those of a 206 from one per range; HEAD,
+    /// 304, 412 and 416 open none. <paramref name="reader"/> must describe the representation's bytes; the
+    /// caller keeps it open until the returned task completes. A range that ends early throws, so the
+    /// response is aborted rather than cut short.
+    /// </summary>
+    public static Task SendAsync(HttpContext context, FileRepresentation representation, IObjectReader reader)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(representation);
+        ArgumentNullException.ThrowIfNull(reader);
+        if (reader.Info.Length != representation.Length)
+        {
+            throw new ArgumentException("The reader must hold exactly the representation's bytes.", nameof(reader));
+        }
+
+        return SendCoreAsync(context, representation, file: null, reader);
+    }
+
+    /// <summary>The answer for either body source: <paramref name="file"/> or <paramref name="reader"/>, whichever is not null, when the representation has no content.</summary>
+    private static Task SendCoreAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader)
+    {
         var request = context.Request;
         var response = context.Response;
         var headers = response.Headers;
@@ -103,7 +132,7 @@ public static class FileResponder
             var ranges = ByteRangeSet.Parse(range, representation.Length);
             if (ranges.Outcome != ByteRangeOutcome.Ignore)
             {
-                return SendRangesAsync(context, representation, file, ranges);
+                return SendRangesAsync(context, representation, file, reader, ranges);
             }
         }
 
@@ -114,10 +143,10 @@ public static class FileResponder
             return Task.CompletedTask;
         }
 
-        return WriteAsync(response.BodyWriter, representation, file, 0, representation.Length, representation.Length > WholeWriteMaxBytes, context.RequestAborted);
+        return WriteAsync(response.BodyWriter, representation, file, reader, 0, representation.Length, representation.Length > WholeWriteMaxBytes, context.RequestAborted);
     }
 
-    private static Task SendRangesAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, ByteRangeSet ranges)
+    private static Task SendRangesAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, ByteRangeSet ranges)
     {
         var response = context.Response;
         var length = representation.Length;
@@ -140,14 +169,14 @@ public static class FileResponder
             response.Headers.ContentType = representation.ContentTypeHeader;
             response.Headers.ContentRange = string.Create(CultureInfo.InvariantCulture, $"bytes {only.First}-{only.Last}/{length}");
             response.ContentLength = only.Length;
-            return WriteAsync(response.BodyWriter, representation, file, only.First, only.Length, only.Length > WholeWriteMaxBytes, context.RequestAborted);
+            return WriteAsync(response.BodyWriter, representation, file, reader, only.First, only.Length, only.Length > WholeWriteMaxBytes, context.RequestAborted);
         }
 
-        return SendMultipartAsync(context, representation, file, ranges.Ranges);
+        return SendMultipartAsync(context, representation, file, reader, ranges.Ranges);
     }
 
     /// <summary>§15.3.7.2: several parts as multipart/byteranges (§14.6), with a Content-Length computed up front.</summary>
-    private static async Task SendMultipartAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IReadOnlyList<ByteRange> ranges)
+    private static async Task SendMultipartAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, IReadOnlyList<ByteRange> ranges)
     {
         var response = context.Response;
         var multipart = MultipartByteRanges.Create(ranges, representation.ContentType, representation.Length);
@@ -167,7 +196,7 @@ public static class FileResponder
             }
 
             writer.Write(multipart.PartHeads[i]);
-            await WriteAsync(writer, representation, file, ranges[i].First, ranges[i].Length, sendInChunks, context.RequestAborted);
+            await WriteAsync(writer, representation, file, reader, ranges[i].First, ranges[i].Length, sendInChunks, context.RequestAborted);
         }
 
         writer.Write(multipart.Close);
@@ -181,15 +210,20 @@ public static class FileResponder
 
     /// <summary>
     /// Writes <paramref name="count"/> bytes of the file from <paramref name="offset"/>: from the cached
-    /// content, or read from the open file; without a flush unless <paramref name="sendInChunks"/>.
+    /// content, read from the open file, or from the store's reader; without a flush unless <paramref name="sendInChunks"/>.
     /// </summary>
-    private static Task WriteAsync(PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
+    private static Task WriteAsync(PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
     {
         if (representation.Content is { } content)
         {
             // Headers and body leave in one write when the endpoint returns: no flush here.
             writer.Write(content.Span.Slice((int)offset, (int)count));
             return Task.CompletedTask;
+        }
+
+        if (reader is not null)
+        {
+            return CopyRangeAsync(writer, reader, offset, count, sendInChunks, cancellationToken);
         }
 
         if (!sendInChunks)
@@ -201,6 +235,56 @@ public static class FileResponder
         }
 
         return FileSender.SendAsync(writer, file!, offset, count, cancellationToken);
+    }
+
+    /// <summary>
+    /// Copies <paramref name="count"/> bytes from <paramref name="offset"/> of <paramref name="reader"/> through one
+    /// <see cref="IObjectReader.OpenRangeAsync"/> stream, read straight into the writer's memory, and flushes as
+    /// <see cref="FileSender"/> does when <paramref name="sendInChunks"/>: 64 KiB first, doubling up to 1 MiB.
+    /// </summary>
+    private static async Task CopyRangeAsync(PipeWriter writer, IObjectReader reader, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
+    {
+        if (count == 0)
+        {
+            // An empty object: nothing to fetch, and S3 has no way to ask for zero bytes.
+            return;
+        }
+
+        await using var source = await reader.OpenRangeAsync(offset, count, cancellationToken);
+        var flushAfter = FileSender.FirstChunkSize;
+        var unflushed = 0;
+        while (count > 0)
+        {
+            var memory = writer.GetMemory((int)Math.Min(FileSender.ReadSize, count));
+            if (memory.Length > count)
+            {
+                memory = memory[..(int)count];
+            }
+
+            var read = await source.ReadAsync(memory, cancellationToken);
+            if (read == 0)
+            {
+                // Throwing aborts the response (a 500 if nothing has left yet): a short body must never pass for the range.
+                throw new EndOfStreamException($"'{reader.Info.Key}' ended {count} bytes before the range did.");
+            }
+
+            writer.Advance(read);
+            count -= read;
+            unflushed += read;
+            if (!sendInChunks || (unflushed < flushAfter && count > 0))
+            {
+                continue;
+            }
+
+            unflushed = 0;
+            flushAfter = Math.Min(flushAfter * 2, FileSender.MaxChunkSize);
+            var flush = await writer.FlushAsync(cancellationToken);
+            if (flush.IsCanceled || flush.IsCompleted)
+            {
+                // The client is gone: the rest of the range would be fetched for nobody.
+                return;
+            }
+        }
     }
 
     private static SafeFileHandle? TryOpen(string path)

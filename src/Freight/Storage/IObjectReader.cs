@@ -18,4 +18,11 @@ public interface IObjectReader : IAsyncDisposable
 
     /// <summary>Reads up to <paramref name="destination"/>'s length from <paramref name="offset"/>; 0 at the end.</summary>
     ValueTask<int> ReadAsync(long offset, Memory<byte> destination, CancellationToken cancellationToken = default);
+
+    /// <summary>
+    /// Exactly <paramref name="length"/> bytes from <paramref name="offset"/> as a forward-only stream: one ranged
+    /// request for a remote store (S3), reads through <see cref="ReadAsync"/> otherwise. Dispose it when done.
+    /// </summary>
+    ValueTask<Stream> OpenRangeAsync(long offset, long length, CancellationToken cancellationToken = default) =>
+        ValueTask.FromResult<Stream>(new ObjectReaderStream(this, offset, length));
 }

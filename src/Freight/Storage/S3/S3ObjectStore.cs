@@ -1,0 +1,282 @@
+using System.Buffers;
+using System.Net;
+using Amazon.S3;
+using Amazon.S3.Model;
+
+namespace Freight.Storage.S3;
+
+/// <summary>
+/// Objects in an S3 bucket, for several stateless nodes in front of one bucket. Same contract as the other
+/// stores, with what S3 allows:
+/// <list type="bullet">
+/// <item>A write up to one part (<see cref="S3StoreOptions.PartBytes"/>) is one PutObject at commit; its condition
+/// is S3's own (If-None-Match: *, If-Match on the current version's S3 ETag), so it holds across nodes.</item>
+/// <item>A larger write is a multipart upload to a staging key, completed at commit and copied into place with
+/// its metadata (a server-side copy: RGW moves no bytes, 167 ms for 1 GiB measured here), then the staged object
+/// is deleted. S3 servers ignore conditions on completions and copies (RGW Pacific does, see RgwCapabilityTests),
+/// so the condition is checked by HEAD under this node's lock for the key: exact on one node; two nodes racing on
+/// one key with a multipart write can both pass it (last writer wins, whole).</item>
+/// <item>ETag, content type and digests travel as user metadata (<see cref="S3Metadata"/>); digests added later
+/// by a self-copy guarded on the version they describe.</item>
+/// <item>Readers are pinned to the version they opened (If-Match); a replaced object fails a reader's next read.</item>
+/// </list>
+/// </summary>
+public sealed class S3ObjectStore : IObjectStore, IDisposable
+{
+    private readonly S3Connection _s3;
+    private readonly bool _ownsConnection;
+    private readonly KeyLocks _locks = new();
+    // Part buffers are reused across writes; the pool keeps a few per core beyond the ones in flight.
+    private readonly ArrayPool<byte> _partBuffers;
+
+    public S3ObjectStore(S3StoreOptions options)
+        : this(new S3Connection(options), ownsConnection: true)
+    {
+    }
+
+    public S3ObjectStore(S3Connection connection)
+        : this(connection, ownsConnection: false)
+    {
+    }
+
+    private S3ObjectStore(S3Connection connection, bool ownsConnection)
+    {
+        ArgumentNullException.ThrowIfNull(connection);
+        _s3 = connection;
+        _ownsConnection = ownsConnection;
+        _partBuffers = ArrayPool<byte>.Create(connection.Options.PartBytes, maxArraysPerBucket: 2 * (connection.Options.PartsInFlight + 1) * Environment.ProcessorCount);
+    }
+
+    public S3Connection Connection => _s3;
+
+    public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        IObjectWriter writer = new S3ObjectWriter(this, _s3, _partBuffers, key);
+        return ValueTask.FromResult(writer);
+    }
+
+    public async ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
+        await _s3.HeadAsync(_s3.ObjectKey(key), cancellationToken) is { } head ? S3Metadata.ToInfo(key, head) : null;
+
+    public async ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default)
+    {
+        var objectKey = _s3.ObjectKey(key);
+        return await _s3.HeadAsync(objectKey, cancellationToken) is { } head
+            ? new S3ObjectReader(_s3, objectKey, S3Metadata.ToInfo(key, head), head.ETag)
+            : null;
+    }
+
+    public async ValueTask<bool> DeleteAsync(string key, WriteCondition? condition = null, CancellationToken cancellationToken = default)
+    {
+        var objectKey = _s3.ObjectKey(key);
+        using var held = await _locks.AcquireAsync(key, cancellationToken);
+        if (await _s3.HeadAsync(objectKey, cancellationToken) is not { } head)
+        {
+            return false;
+        }
+
+        if (condition is not null && !condition.IsMetBy(S3Metadata.ToInfo(key, head)))
+        {
+            throw new PreconditionFailedException();
+        }
+
+        await _s3.DeleteObjectAsync(objectKey, cancellationToken);
+        return true;
+    }
+
+    /// <summary>
+    /// ListObjectsV2 under the prefix; the cursor is S3's continuation token. Listing returns S3's ETags only,
+    /// so each object's metadata comes from a HEAD, 16 at a time. The store's own objects are never listed.
+    /// </summary>
+    public async ValueTask<ObjectPage> ListAsync(string prefix, int limit, string? cursor = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(prefix);
+        ArgumentOutOfRangeException.ThrowIfLessThan(limit, 1);
+        var reserved = _s3.ReservedKey("");
+        var keys = new List<string>();
+        string? next = cursor;
+        do
+        {
+            var page = await _s3.Client.ListObjectsV2Async(
+                new ListObjectsV2Request { BucketName = _s3.Bucket, Prefix = _s3.ObjectKey(prefix), MaxKeys = limit - keys.Count, ContinuationToken = next },
+                cancellationToken);
+            foreach (var entry in page.S3Objects ?? [])
+            {
+                if (!entry.Key.StartsWith(reserved, StringComparison.Ordinal))
+                {
+                    keys.Add(entry.Key[_s3.Options.Prefix.Length..]);
+                }
+            }
+
+            next = page.IsTruncated == true ? page.NextContinuationToken : null;
+        }
+        while (next is not null && keys.Count < limit);
+
+        var infos = new ObjectInfo?[keys.Count];
+        await Parallel.ForEachAsync(
+            Enumerable.Range(0, keys.Count),
+            new ParallelOptions { MaxDegreeOfParallelism = 16, CancellationToken = cancellationToken },
+            async (i, token) => infos[i] = await GetInfoAsync(keys[i], token));
+
+        // An object deleted between the listing and its HEAD is left out.
+        return new ObjectPage([.. infos.OfType<ObjectInfo>()], next);
+    }
+
+    public async ValueTask AddDigestsAsync(string key, string etag, IReadOnlyDictionary<string, byte[]> digests, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(digests);
+        var objectKey = _s3.ObjectKey(key);
+        if (await _s3.HeadAsync(objectKey, cancellationToken) is not { } head)
+        {
+            return;
+        }
+
+        var info = S3Metadata.ToInfo(key, head);
+        if (info.ETag != etag)
+        {
+            return;
+        }
+
+        var merged = new Dictionary<string, byte[]>(info.Digests, StringComparer.Ordinal);
+        foreach (var (algorithm, value) in digests)
+        {
+            merged[algorithm] = value;
+        }
+
+        var copy = SelfCopy(objectKey, S3Metadata.From(info.ETag, info.ContentType, merged), info.ContentType);
+        // RGW's spelling of the copy-source guard (the standard x-amz-copy-source-if-match is ignored there):
+        // a version replaced since the HEAD keeps its own metadata.
+        copy.Headers["x-amz-copy-if-match"] = head.ETag;
+        copy.ETagToMatch = head.ETag;
+        try
+        {
+            await _s3.Client.CopyObjectAsync(copy, cancellationToken);
+        }
+        catch (AmazonS3Exception replaced) when (replaced.StatusCode == HttpStatusCode.PreconditionFailed)
+        {
+        }
+    }
+
+    public void Dispose()
+    {
+        if (_ownsConnection)
+        {
+            _s3.Dispose();
+        }
+    }
+
+    /// <summary>A fresh key for a multipart write to stage under.</summary>
+    internal string NewStagingKey() => _s3.ReservedKey("staging/" + Guid.NewGuid().ToString("N"));
+
+    /// <summary>Writes a whole object of at most one part with one PutObject, its condition enforced by S3.</summary>
+    internal async ValueTask<ObjectInfo> PutWholeAsync(string key, ReadOnlyMemory<byte> content, ObjectCommit commit, string etag, CancellationToken cancellationToken)
+    {
+        var objectKey = _s3.ObjectKey(key);
+        var metadata = S3Metadata.From(etag, commit.ContentType, commit.Digests);
+        var contentType = commit.ContentType ?? S3Metadata.DefaultContentType;
+        if (commit.Condition == WriteCondition.None)
+        {
+            await S3Transfers.PutObjectAsync(_s3, objectKey, content, contentType, metadata, ifNoneMatch: null, ifMatch: null, cancellationToken);
+        }
+        else
+        {
+            using var held = await _locks.AcquireAsync(key, cancellationToken);
+            var current = await _s3.HeadAsync(objectKey, cancellationToken);
+            if (!commit.Condition.IsMetBy(current is null ? null : S3Metadata.ToInfo(key, current)))
+            {
+                throw new PreconditionFailedException();
+            }
+
+            // The version the condition was checked against, or none: S3 refuses the PUT if another node changed it
+            // since. The ETag goes unquoted: RGW compares If-Match on PUT with its stored, unquoted ETag (quoted never matches).
+            await S3Transfers.PutObjectAsync(_s3, objectKey, content, contentType, metadata, current is null ? "*" : null, current?.ETag.Trim('"'), cancellationToken);
+        }
+
+        return await DescribeCommittedAsync(key, content.Length, commit, etag, DateTimeOffset.UtcNow, cancellationToken);
+    }
+
+    /// <summary>
+    /// Moves a completed staged object into place with its metadata, if the commit's condition holds; the staged
+    /// object is deleted either way, unless <paramref name="keepStaged"/> (a tus upload deletes it once its record
+    /// says it finished, so a completion cut short can run again).
+    /// </summary>
+    internal async ValueTask<ObjectInfo> CommitStagedAsync(string stagedObjectKey, string key, long length, ObjectCommit commit, string etag, CancellationToken cancellationToken, bool keepStaged = false)
+    {
+        var objectKey = _s3.ObjectKey(key);
+        var committedAt = DateTimeOffset.UtcNow;
+        try
+        {
+            using (await _locks.AcquireAsync(key, cancellationToken))
+            {
+                if (commit.Condition != WriteCondition.None)
+                {
+                    var current = await _s3.HeadAsync(objectKey, cancellationToken);
+                    if (!commit.Condition.IsMetBy(current is null ? null : S3Metadata.ToInfo(key, current)))
+                    {
+                        throw new PreconditionFailedException();
+                    }
+                }
+
+                var copy = new CopyObjectRequest
+                {
+                    SourceBucket = _s3.Bucket,
+                    SourceKey = stagedObjectKey,
+                    DestinationBucket = _s3.Bucket,
+                    DestinationKey = objectKey,
+                    MetadataDirective = S3MetadataDirective.REPLACE,
+                    ContentType = commit.ContentType ?? S3Metadata.DefaultContentType,
+                };
+                foreach (var (name, value) in S3Metadata.From(etag, commit.ContentType, commit.Digests))
+                {
+                    copy.Metadata[name] = value;
+                }
+
+                await _s3.Client.CopyObjectAsync(copy, cancellationToken);
+            }
+        }
+        finally
+        {
+            if (!keepStaged)
+            {
+                await _s3.DeleteObjectAsync(stagedObjectKey, CancellationToken.None);
+            }
+        }
+
+        return await DescribeCommittedAsync(key, length, commit, etag, committedAt, cancellationToken);
+    }
+
+    /// <summary>
+    /// The committed object's info, with S3's modification time; if another writer replaced it already, the
+    /// info this commit wrote (the caller answers for its own version).
+    /// </summary>
+    private async ValueTask<ObjectInfo> DescribeCommittedAsync(string key, long length, ObjectCommit commit, string etag, DateTimeOffset committedAt, CancellationToken cancellationToken)
+    {
+        if (await GetInfoAsync(key, cancellationToken) is { } stored && stored.ETag == etag && stored.Length == length)
+        {
+            return stored;
+        }
+
+        var seconds = committedAt.UtcTicks - (committedAt.UtcTicks % TimeSpan.TicksPerSecond);
+        return new ObjectInfo(key, length, new DateTimeOffset(seconds, TimeSpan.Zero), etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal) ?? []);
+    }
+
+    private CopyObjectRequest SelfCopy(string objectKey, Dictionary<string, string> metadata, string? contentType)
+    {
+        var copy = new CopyObjectRequest
+        {
+            SourceBucket = _s3.Bucket,
+            SourceKey = objectKey,
+            DestinationBucket = _s3.Bucket,
+            DestinationKey = objectKey,
+            MetadataDirective = S3MetadataDirective.REPLACE,
+            ContentType = contentType ?? S3Metadata.DefaultContentType,
+        };
+        foreach (var (name, value) in metadata)
+        {
+            copy.Metadata[name] = value;
+        }
+
+        return copy;
+    }
+}
