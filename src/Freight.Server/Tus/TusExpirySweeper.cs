@@ -8,7 +8,8 @@ namespace Freight.Server.Tus;
 /// The expiration extension's other half: every <see cref="TusOptions.SweepInterval"/>, removes unfinished
 /// uploads whose Upload-Expires has passed (record and bytes) and the records of uploads finished longer ago
 /// than <see cref="TusOptions.ExpireAfter"/> (their files stay). An upload a request is writing is left for
-/// the next sweep. At start, first finishes what a crash interrupted (file-system store).
+/// the next sweep. At start, first finishes what a crash interrupted (file-system store). With the S3 store, also
+/// removes multipart uploads and staged writes that stopped nodes left in the bucket for longer than ExpireAfter.
 /// </summary>
 internal sealed partial class TusExpirySweeper(
     IResumableUploadStore store,
@@ -35,9 +36,9 @@ internal sealed partial class TusExpirySweeper(
             {
                 await SweepAsync(stoppingToken);
             }
-            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
+            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException or HttpRequestException or Amazon.Runtime.AmazonServiceException)
             {
-                // A disk problem now is no reason to stop sweeping later.
+                // A disk or bucket problem now is no reason to stop sweeping later.
                 LogSweepFailed(logger, failed.Message);
             }
         }
@@ -62,6 +63,11 @@ internal sealed partial class TusExpirySweeper(
             }
         }
 
+        if (store is S3ResumableUploadStore bucket && await bucket.SweepAbandonedAsync(options.ExpireAfter, cancellationToken) is > 0 and var abandoned)
+        {
+            LogAbandoned(logger, abandoned);
+        }
+
         return removed;
     }
 
@@ -70,6 +76,9 @@ internal sealed partial class TusExpirySweeper(
 
     [LoggerMessage(2, LogLevel.Warning, "tus: expiry sweep failed: {Reason}")]
     private static partial void LogSweepFailed(ILogger logger, string reason);
+
+    [LoggerMessage(4, LogLevel.Information, "tus: removed {Count} multipart upload(s) or staged object(s) that stopped nodes left in the bucket")]
+    private static partial void LogAbandoned(ILogger logger, int count);
 
     [LoggerMessage(3, LogLevel.Information, "tus: finished {Count} upload(s) a restart interrupted while becoming files")]
     private static partial void LogRecovered(ILogger logger, int count);

@@ -160,6 +160,28 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         while (token is not null);
     }
 
+    /// <summary>
+    /// Removes what crashed nodes left in the bucket, older than <paramref name="olderThan"/>: multipart uploads
+    /// under the tus prefix that no upload's state names (a node stopped between starting one and saving the state
+    /// that records it), and the files store's abandoned staged writes. Returns how many.
+    /// </summary>
+    public async ValueTask<int> SweepAbandonedAsync(TimeSpan olderThan, CancellationToken cancellationToken = default)
+    {
+        var prefix = _s3.ObjectKey(StateKey(""));
+        var removed = await target.SweepAbandonedStagingAsync(olderThan, cancellationToken);
+        foreach (var upload in await target.AbandonedMultipartUploadsAsync(prefix, DateTime.UtcNow - olderThan, cancellationToken))
+        {
+            var id = upload.Key[prefix.Length..].Replace(".bin", "", StringComparison.Ordinal);
+            if ((await LoadAsync(id, withTail: false, cancellationToken))?.State.MultipartId != upload.UploadId)
+            {
+                await AbortQuietlyAsync(upload.UploadId, id);
+                removed++;
+            }
+        }
+
+        return removed;
+    }
+
     private static string StateKey(string id) => ".freight/tus/" + id;
 
     private static string StagedKey(string id) => ".freight/tus/" + id + ".bin";

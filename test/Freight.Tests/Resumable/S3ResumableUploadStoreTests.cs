@@ -145,6 +145,30 @@ public sealed class S3ResumableUploadStoreTests(RgwServer rgw) : ResumableUpload
         Assert.Empty(await ObjectKeysAsync(files));
     }
 
+    [Fact]
+    public async Task SweepAbandoned_RemovesOrphanedAndStagedUploadsButKeepsOnesAStateNames()
+    {
+        var files = CreateObjectStore($"t{Guid.NewGuid():N}/");
+        var uploads = new S3ResumableUploadStore(files);
+        var live = NewUpload(20 * MiB);
+        await uploads.CreateAsync(live);
+        await AppendAsync(uploads, live.Id, 0, DeterministicPayload.Create(6 * MiB, seed: 11));
+        var prefix = files.Connection.Options.Prefix;
+        // What a node that stopped mid-way leaves: a tus multipart upload no state names, a staged PUT's upload and object.
+        await rgw.Client.InitiateMultipartUploadAsync(_bucket, $"{prefix}.freight/tus/{ResumableUploadId.New()}.bin");
+        await rgw.Client.InitiateMultipartUploadAsync(_bucket, $"{prefix}.freight/staging/{Guid.NewGuid():N}");
+        await rgw.Client.PutObjectAsync(new PutObjectRequest { BucketName = _bucket, Key = $"{prefix}.freight/staging/{Guid.NewGuid():N}", ContentBody = "left" });
+
+        // A negative age: everything counts as old, so only "named by a state" protects an upload.
+        var removed = await uploads.SweepAbandonedAsync(TimeSpan.FromMinutes(-1));
+
+        Assert.Equal(3, removed);
+        Assert.Equal([$"{prefix}.freight/tus/{live.Id}.bin"], await MultipartUploadsAsync(files));
+        Assert.Equal([$"{prefix}.freight/tus/{live.Id}"], await ObjectKeysAsync(files));
+        await AppendAsync(uploads, live.Id, 6 * MiB, new byte[14 * MiB]);
+        Assert.True((await uploads.GetAsync(live.Id))!.HasAllBytes);
+    }
+
     private static string ContentETag(byte[] data) => FileSystemObjectStore.FormatETag(Freight.Hashing.XxHash128.HashToUInt128(data));
 
     private static async Task<byte[]> ReadObjectAsync(IObjectStore files, string key)

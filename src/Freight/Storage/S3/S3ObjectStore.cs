@@ -158,6 +158,56 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         }
     }
 
+    /// <summary>
+    /// Removes what writes cut short by a crash left under the staging prefix — multipart uploads and staged
+    /// objects older than <paramref name="olderThan"/> (a live write finishes long before) — and returns how many.
+    /// </summary>
+    public async ValueTask<int> SweepAbandonedStagingAsync(TimeSpan olderThan, CancellationToken cancellationToken = default)
+    {
+        var prefix = _s3.ReservedKey("staging/");
+        var cutoff = DateTime.UtcNow - olderThan;
+        var removed = 0;
+        foreach (var upload in await AbandonedMultipartUploadsAsync(prefix, cutoff, cancellationToken))
+        {
+            await _s3.Client.AbortMultipartUploadAsync(new AbortMultipartUploadRequest { BucketName = _s3.Bucket, Key = upload.Key, UploadId = upload.UploadId }, cancellationToken);
+            removed++;
+        }
+
+        var staged = await _s3.Client.ListObjectsV2Async(new ListObjectsV2Request { BucketName = _s3.Bucket, Prefix = prefix }, cancellationToken);
+        foreach (var entry in staged.S3Objects ?? [])
+        {
+            if (entry.LastModified < cutoff)
+            {
+                await _s3.DeleteObjectAsync(entry.Key, cancellationToken);
+                removed++;
+            }
+        }
+
+        return removed;
+    }
+
+    /// <summary>Multipart uploads under <paramref name="prefix"/> started before <paramref name="cutoff"/>.</summary>
+    internal async ValueTask<List<MultipartUpload>> AbandonedMultipartUploadsAsync(string prefix, DateTime cutoff, CancellationToken cancellationToken)
+    {
+        var found = new List<MultipartUpload>();
+        string? keyMarker = null;
+        string? uploadMarker = null;
+        while (true)
+        {
+            var page = await _s3.Client.ListMultipartUploadsAsync(
+                new ListMultipartUploadsRequest { BucketName = _s3.Bucket, Prefix = prefix, KeyMarker = keyMarker, UploadIdMarker = uploadMarker },
+                cancellationToken);
+            found.AddRange((page.MultipartUploads ?? []).Where(upload => upload.Initiated < cutoff));
+            if (page.IsTruncated != true)
+            {
+                return found;
+            }
+
+            keyMarker = page.NextKeyMarker;
+            uploadMarker = page.NextUploadIdMarker;
+        }
+    }
+
     public void Dispose()
     {
         if (_ownsConnection)
