@@ -418,7 +418,8 @@ public sealed class TusUploads(
         using var slot = limiter.Enter(context);
         FilesEndpoints.LimitUpload(context, filesOptions, request.ContentLength is null ? long.MaxValue : limit - upload.Offset);
         var digests = runningDigests.Take(upload.Id, upload.Offset);
-        await using var appender = await BeginAppendAsync(upload, context.RequestAborted);
+        // Disposed before the upload can finish: a store may keep the last bytes until then (S3 keeps a tail).
+        var appender = await BeginAppendAsync(upload, context.RequestAborted);
         var discard = false;
         try
         {
@@ -459,10 +460,25 @@ public sealed class TusUploads(
                     runningDigests.Keep(upload.Id, digests);
                 }
             }
+
+            await DisposeAppenderAsync(appender);
         }
 
         upload = upload with { Offset = appender.Offset, LastActivityAt = time.GetUtcNow() };
         return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
+    }
+
+    private static async ValueTask DisposeAppenderAsync(IResumableUploadAppender appender)
+    {
+        try
+        {
+            await appender.DisposeAsync();
+        }
+        catch (ResumableOffsetConflictException conflict)
+        {
+            // The store saves the append's end on dispose; another node's append got there first.
+            throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Offset mismatch", conflict.Message + " HEAD tells the current offset.");
+        }
     }
 
     private async ValueTask<IResumableUploadAppender> BeginAppendAsync(ResumableUpload upload, CancellationToken cancellationToken)
