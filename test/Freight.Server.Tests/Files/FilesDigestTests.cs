@@ -193,3 +193,5 @@ public abstract class FilesDigestTests(FilesServer server)
 public sealed class FilesDigestFileSystemTests(FileSystemFilesServer server) : FilesDigestTests(server), IClassFixture<FileSystemFilesServer>;
 
 public sealed class FilesDigestMemoryTests(MemoryFilesServer server) : FilesDigestTests(server), IClassFixture<MemoryFilesServer>;
+
+public sealed class FilesDigestS3Tests(S3FilesServer server) : FilesDigestTests(server), IClassFixture<S3FilesServer>;

@@ -104,3 +104,5 @@ public abstract class FilesListingTests(FilesServer server)
 public sealed class FilesListingFileSystemTests(FileSystemFilesServer server) : FilesListingTests(server), IClassFixture<FileSystemFilesServer>;
 
 public sealed class FilesListingMemoryTests(MemoryFilesServer server) : FilesListingTests(server), IClassFixture<MemoryFilesServer>;
+
+public sealed class FilesListingS3Tests(S3FilesServer server) : FilesListingTests(server), IClassFixture<S3FilesServer>;

@@ -142,3 +142,5 @@ public abstract class FilesMultipartTests(FilesServer server)
 public sealed class FilesMultipartFileSystemTests(FileSystemFilesServer server) : FilesMultipartTests(server), IClassFixture<FileSystemFilesServer>;
 
 public sealed class FilesMultipartMemoryTests(MemoryFilesServer server) : FilesMultipartTests(server), IClassFixture<MemoryFilesServer>;
+
+public sealed class FilesMultipartS3Tests(S3FilesServer server) : FilesMultipartTests(server), IClassFixture<S3FilesServer>;

@@ -139,3 +139,5 @@ public abstract class FilesRangeTests(FilesServer server)
 public sealed class FilesRangeFileSystemTests(FileSystemFilesServer server) : FilesRangeTests(server), IClassFixture<FileSystemFilesServer>;
 
 public sealed class FilesRangeMemoryTests(MemoryFilesServer server) : FilesRangeTests(server), IClassFixture<MemoryFilesServer>;
+
+public sealed class FilesRangeS3Tests(S3FilesServer server) : FilesRangeTests(server), IClassFixture<S3FilesServer>;

@@ -1,10 +1,12 @@
+using Amazon.S3;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Testing.Rgw;
 
 namespace Freight.Server.Tests.Files;
 
 /// <summary>
 /// A Freight server for files-API tests. <see cref="FilesDirectory"/> is where the file-system store keeps
-/// files (<c>{DataDirectory}/files</c>); null for the memory store, which has no disk to look at.
+/// files (<c>{DataDirectory}/files</c>); null for the memory and S3 stores, which have no disk to look at.
 /// </summary>
 public abstract class FilesServer(params string[] arguments) : ServerHarness(arguments)
 {
@@ -38,6 +40,39 @@ public sealed class FileSystemFilesServer() : FilesServer("--Freight:Files:MaxCo
 public sealed class MemoryFilesServer() : FilesServer("--Freight:Files:Store", "Memory", "--Freight:Files:MaxConcurrentUploadsPerClient", "64")
 {
     public override string? FilesDirectory => null;
+}
+
+/// <summary>
+/// The S3 store on the test process's RGW (<see cref="SharedRgw"/>), in a bucket made for this fixture and
+/// deleted after it (with its space: big payloads stay in RGW's RAM until then).
+/// </summary>
+public sealed class S3FilesServer() : FilesServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64")
+{
+    private RgwBucket? _bucket;
+
+    public override string? FilesDirectory => null;
+
+    /// <summary>The fixture's bucket: the store's objects, for assertions through <see cref="S3"/>.</summary>
+    public string Bucket => RgwBucket.Name;
+
+    /// <summary>A client of the RGW the server stores in.</summary>
+    public AmazonS3Client S3 => RgwBucket.Client;
+
+    public RgwBucket RgwBucket => _bucket ?? throw new InvalidOperationException("The server is not started.");
+
+    protected override async Task<string[]> StartArgumentsAsync()
+    {
+        _bucket = await SharedRgw.CreateBucketAsync(GetType().Name);
+        return _bucket.FreightArguments();
+    }
+
+    protected override async Task AfterStopAsync()
+    {
+        if (_bucket is not null)
+        {
+            await _bucket.DisposeAsync();
+        }
+    }
 }
 
 /// <summary>Bearer tokens: <see cref="ReadToken"/> may read, <see cref="WriteToken"/> may read and write.</summary>

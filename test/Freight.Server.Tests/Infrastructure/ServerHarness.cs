@@ -39,11 +39,13 @@ public abstract class ServerHarness : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
+        var startArguments = await StartArgumentsAsync();
         _server = FreightServer.Create(
         [
             "--urls", "http://127.0.0.1:0;https://127.0.0.1:0",
             "--data-dir", DataDirectory,
             .. _extraArguments,
+            .. startArguments,
         ]);
         await _server.StartAsync();
         HttpAddress = new Uri(_server.Urls.Single(url => url.StartsWith("http://", StringComparison.Ordinal)));
@@ -64,7 +66,15 @@ public abstract class ServerHarness : IAsyncLifetime
         {
             Directory.Delete(DataDirectory, recursive: true);
         }
+
+        await AfterStopAsync();
     }
+
+    /// <summary>Arguments only known at start (a bucket made for this fixture, say), added after the constructor's.</summary>
+    protected virtual Task<string[]> StartArgumentsAsync() => Task.FromResult<string[]>([]);
+
+    /// <summary>Runs once the server has stopped: releases what <see cref="StartArgumentsAsync"/> acquired.</summary>
+    protected virtual Task AfterStopAsync() => Task.CompletedTask;
 
     /// <summary>An HttpClient that accepts only the certificate whose SHA-256 is <paramref name="fingerprint"/>.</summary>
     public static HttpClient CreatePinnedClient(string fingerprint, Action<string>? onCertificate = null)

@@ -13,7 +13,11 @@ namespace Freight.Server.Tests.Tus;
 /// </summary>
 public abstract class TusAbortTests(TusServer server)
 {
-    private const int Size = 4 * Payloads.MiB;
+    private const int Size = 16 * Payloads.MiB;
+
+    // What a PATCH sends before the test looks at the server: more than one S3 part (5 MiB with the S3 fixture),
+    // so every store shows the PATCH's progress in HEAD's offset while it is still in flight.
+    private const int InFlight = 6 * Payloads.MiB;
 
     public enum Cut
     {
@@ -34,8 +38,8 @@ public abstract class TusAbortTests(TusServer server)
         var path = await CreateAsync(server, Size, key, protocol);
         await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB, protocol: protocol);
 
-        // The first PATCH sends 1 MiB of its 3 MiB and waits: the server stores what it got and holds the upload.
-        var gated = new GatedContent(content[Payloads.MiB..], Payloads.MiB);
+        // The first PATCH sends part of its bytes and waits: the server stores what it got and holds the upload.
+        var gated = new GatedContent(content[Payloads.MiB..], InFlight);
         using var first = Request(server, HttpMethod.Patch, path, protocol);
         first.Content = gated;
         AddHeaders(first, ("Upload-Offset", Invariant(Payloads.MiB)));
@@ -73,7 +77,7 @@ public abstract class TusAbortTests(TusServer server)
         var content = Content(Size, seed: 133);
         var path = await CreateAsync(server, Size, key);
         await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        const int Declared = 2 * Payloads.MiB;
+        const int Declared = 2 * InFlight;
 
         await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
         {
@@ -108,7 +112,7 @@ public abstract class TusAbortTests(TusServer server)
         var content = Content(Size, seed: 134);
         var path = await CreateAsync(server, Size, key);
         await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        var chunk = content[Payloads.MiB..(3 * Payloads.MiB)];
+        var chunk = content[Payloads.MiB..(Payloads.MiB + (2 * InFlight))];
 
         await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
         {
@@ -144,7 +148,7 @@ public abstract class TusAbortTests(TusServer server)
         {
             await connection.SendAsync(RawHttpConnection.Head("PATCH", server.HttpAddress, path,
                 "Tus-Resumable: 1.0.0", "Content-Type: " + OffsetStream, "Upload-Offset: 0", "Content-Length: " + Invariant(Size)));
-            await connection.SendAsync(content[..Payloads.MiB]);
+            await connection.SendAsync(content[..InFlight]);
             Assert.True(await PollUntilAsync(async () => await OffsetAsync(server, path) > 0), "the PATCH never started storing");
             connection.Reset();
         }
@@ -165,3 +169,5 @@ public abstract class TusAbortTests(TusServer server)
 public sealed class TusAbortFileSystemTests(FileSystemTusServer server) : TusAbortTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusAbortMemoryTests(MemoryTusServer server) : TusAbortTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusAbortS3Tests(S3TusServer server) : TusAbortTests(server), IClassFixture<S3TusServer>;

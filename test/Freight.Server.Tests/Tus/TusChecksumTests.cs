@@ -164,3 +164,5 @@ public abstract class TusChecksumTests(TusServer server)
 public sealed class TusChecksumFileSystemTests(FileSystemTusServer server) : TusChecksumTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusChecksumMemoryTests(MemoryTusServer server) : TusChecksumTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusChecksumS3Tests(S3TusServer server) : TusChecksumTests(server), IClassFixture<S3TusServer>;

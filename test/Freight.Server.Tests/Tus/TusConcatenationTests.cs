@@ -201,3 +201,5 @@ public abstract class TusConcatenationTests(TusServer server)
 public sealed class TusConcatenationFileSystemTests(FileSystemTusServer server) : TusConcatenationTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusConcatenationMemoryTests(MemoryTusServer server) : TusConcatenationTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusConcatenationS3Tests(S3TusServer server) : TusConcatenationTests(server), IClassFixture<S3TusServer>;

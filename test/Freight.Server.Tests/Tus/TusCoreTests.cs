@@ -391,3 +391,5 @@ public abstract class TusCoreTests(TusServer server)
 public sealed class TusCoreFileSystemTests(FileSystemTusServer server) : TusCoreTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusCoreMemoryTests(MemoryTusServer server) : TusCoreTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusCoreS3Tests(S3TusServer server) : TusCoreTests(server), IClassFixture<S3TusServer>;

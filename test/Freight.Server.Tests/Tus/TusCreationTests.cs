@@ -371,3 +371,5 @@ public abstract class TusCreationTests(TusServer server)
 public sealed class TusCreationFileSystemTests(FileSystemTusServer server) : TusCreationTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusCreationMemoryTests(MemoryTusServer server) : TusCreationTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusCreationS3Tests(S3TusServer server) : TusCreationTests(server), IClassFixture<S3TusServer>;

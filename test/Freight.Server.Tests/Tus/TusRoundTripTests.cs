@@ -142,3 +142,5 @@ public abstract class TusRoundTripTests(TusServer server)
 public sealed class TusRoundTripFileSystemTests(FileSystemTusServer server) : TusRoundTripTests(server), IClassFixture<FileSystemTusServer>;
 
 public sealed class TusRoundTripMemoryTests(MemoryTusServer server) : TusRoundTripTests(server), IClassFixture<MemoryTusServer>;
+
+public sealed class TusRoundTripS3Tests(S3TusServer server) : TusRoundTripTests(server), IClassFixture<S3TusServer>;

@@ -1,14 +1,19 @@
+using Amazon.S3;
 using Freight.Server.Tests.Files;
+using Freight.Testing.Rgw;
 
 namespace Freight.Server.Tests.Tus;
 
 /// <summary>
 /// A Freight server for tus tests: a files server (finished uploads are files) whose unfinished uploads
-/// live in <see cref="TusDirectory"/> (<c>{DataDirectory}/tus</c>); null for the memory store.
+/// live in <see cref="TusDirectory"/> (<c>{DataDirectory}/tus</c>); null for the memory and S3 stores.
 /// </summary>
 public abstract class TusServer(params string[] arguments) : FilesServer(arguments)
 {
     public virtual string? TusDirectory => Path.Combine(DataDirectory, "tus");
+
+    /// <summary>Whether HEAD's offset moves while a PATCH streams (file system, memory); S3 buffers up to a part first.</summary>
+    public virtual bool StoresBytesAsTheyArrive => true;
 
     /// <summary>Every file in the tus directory (names, sorted); empty for the memory store.</summary>
     public IReadOnlyList<string> TusFiles() =>
@@ -38,12 +43,50 @@ public abstract class TusServer(params string[] arguments) : FilesServer(argumen
 /// </summary>
 public sealed class FileSystemTusServer() : TusServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 
-/// <summary>The memory stores, for files and uploads alike: one contract, two stores.</summary>
+/// <summary>The memory stores, for files and uploads alike: one contract, several stores.</summary>
 public sealed class MemoryTusServer() : TusServer("--Freight:Files:Store", "Memory", "--Freight:Files:MaxConcurrentUploadsPerClient", "64")
 {
     public override string? FilesDirectory => null;
 
     public override string? TusDirectory => null;
+}
+
+/// <summary>
+/// The S3 store for files and uploads alike (unfinished uploads under its reserved prefix), on the test process's
+/// RGW (<see cref="SharedRgw"/>), in a bucket made for this fixture and deleted after it. Parts of 5 MiB (S3's
+/// floor), so the suites' few-MiB uploads go through parts and the tail, not the tail alone.
+/// </summary>
+public sealed class S3TusServer() : TusServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64", "--Freight:S3:PartBytes", "5242880")
+{
+    private RgwBucket? _bucket;
+
+    public override string? FilesDirectory => null;
+
+    public override string? TusDirectory => null;
+
+    public override bool StoresBytesAsTheyArrive => false;
+
+    /// <summary>The fixture's bucket: the store's objects, for assertions through <see cref="S3"/>.</summary>
+    public string Bucket => RgwBucket.Name;
+
+    /// <summary>A client of the RGW the server stores in.</summary>
+    public AmazonS3Client S3 => RgwBucket.Client;
+
+    public RgwBucket RgwBucket => _bucket ?? throw new InvalidOperationException("The server is not started.");
+
+    protected override async Task<string[]> StartArgumentsAsync()
+    {
+        _bucket = await SharedRgw.CreateBucketAsync(GetType().Name);
+        return _bucket.FreightArguments();
+    }
+
+    protected override async Task AfterStopAsync()
+    {
+        if (_bucket is not null)
+        {
+            await _bucket.DisposeAsync();
+        }
+    }
 }
 
 /// <summary>Bearer tokens: <see cref="ReadToken"/> may read files, only <see cref="WriteToken"/> may upload.</summary>

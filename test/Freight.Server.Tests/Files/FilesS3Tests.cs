@@ -1,0 +1,214 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Headers;
+using Amazon.S3;
+using Freight.Payload;
+using Freight.Server.Tests.Infrastructure;
+using Freight.Testing.Rgw;
+using static Freight.Server.Tests.Files.FilesApi;
+
+namespace Freight.Server.Tests.Files;
+
+/// <summary>
+/// What only the S3 store has to prove, checked in the bucket itself: a client that goes away mid-body leaves no
+/// object and no multipart upload behind, and a large upload streams through in bounded memory
+/// (PartsInFlight × PartBytes, not the payload).
+/// </summary>
+public sealed class FilesS3Tests(S3FilesServer server) : IClassFixture<S3FilesServer>
+{
+    private const long MiB = Payloads.MiB;
+
+    // Bounded waits for the server to finish an abort it runs after the connection dropped; not timing assertions.
+    private static readonly TimeSpan s_patience = TimeSpan.FromSeconds(10);
+
+    [Theory]
+    [InlineData(FilesAbortTests.Abort.Reset)]
+    [InlineData(FilesAbortTests.Abort.Close)]
+    public async Task Put_ClientGoesAwayAfter40Of100MiB_LeavesNoObjectAndNoMultipartUpload(FilesAbortTests.Abort abort)
+    {
+        var key = $"{NewRoot()}/torn.bin";
+        var keysBefore = await server.RgwBucket.KeysAsync();
+
+        await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
+        {
+            await connection.SendAsync(RawHttpConnection.Head("PUT", server.HttpAddress, "/files/" + key,
+                "Content-Type: application/octet-stream", "Content-Length: " + Invariant(100 * MiB)));
+            await SendPayloadAsync(connection, 40 * MiB);
+
+            // 40 MiB is more than two 16 MiB parts: the store has begun its multipart upload by now.
+            Assert.True(await PollAsync(async () => (await server.RgwBucket.MultipartUploadsAsync()).Count > 0), "no multipart upload began in the bucket");
+            if (abort == FilesAbortTests.Abort.Reset)
+            {
+                connection.Reset();
+            }
+            else
+            {
+                connection.Close();
+            }
+        }
+
+        // The server aborts after the connection dropped, on its own time: wait for the bucket to settle.
+        Assert.True(
+            await PollAsync(async () => (await server.RgwBucket.MultipartUploadsAsync()).Count == 0),
+            "multipart uploads outlived the request: " + string.Join(", ", (await server.RgwBucket.MultipartUploadsAsync()).Select(u => u.Key)));
+        Assert.Equal(keysBefore, await server.RgwBucket.KeysAsync());
+        using (var head = await SendAsync(server, HttpMethod.Head, "/files/" + key))
+        {
+            Assert.Equal(HttpStatusCode.NotFound, head.StatusCode);
+        }
+
+        var missing = await Assert.ThrowsAnyAsync<AmazonS3Exception>(() => server.S3.GetObjectMetadataAsync(server.Bucket, key));
+        Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
+        await AssertAbsentAsync(server, key);
+
+        // And the server still serves, that key included.
+        var content = Content(300_000, seed: 91);
+        await CreateAsync(server, key, content);
+        await AssertStoredAsync(server, key, content);
+        using var deleted = await SendAsync(server, HttpMethod.Delete, "/files/" + key);
+        await AssertStatusAsync(deleted, HttpStatusCode.NoContent);
+    }
+
+    [Fact]
+    public async Task Put_1GiB_ServerMemoryGrowsByAtMostPartsInFlightTimesPartBytesPlus64MiB()
+    {
+        const long Size = 1024 * MiB;
+        const long PartBytes = 16 * MiB;
+        const int PartsInFlight = 4;
+        // The store's buffers (parts being filled and in flight), plus slack for Kestrel, the SDK and the GC's budgets.
+        const long Budget = (PartsInFlight * PartBytes) + (64 * MiB);
+        var directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(directory);
+        await using var bucket = await SharedRgw.CreateBucketAsync(nameof(FilesS3Tests));
+        try
+        {
+            await using var serve = FreightProcess.StartServe(directory,
+            [
+                "--urls", "http://127.0.0.1:0", "--data-dir", directory, .. bucket.FreightArguments(),
+                "--Freight:S3:PartBytes", Invariant(PartBytes), "--Freight:S3:PartsInFlight", Invariant(PartsInFlight),
+            ]);
+            var address = ListeningAddress(await serve.ReadUntilListeningAsync(1));
+            var pid = ProcessIdOf(directory);
+            using var client = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
+
+            // Warm-up: the request path jitted and the S3 client connected, so the baseline holds them.
+            using (var warmUp = await client.PutAsync(new Uri(address, "/files/warm-up.bin"), new ByteArrayContent(Content((int)MiB, seed: 92))))
+            {
+                await AssertStatusAsync(warmUp, HttpStatusCode.Created);
+            }
+
+            ResetPeakResidentSet(pid);
+            var baseline = StatusBytes(pid, "VmRSS");
+            using var put = new HttpRequestMessage(HttpMethod.Put, new Uri(address, "/files/big/1gib.bin"))
+            {
+                Content = new StreamContent(new GeneratedPayloadStream(Size), (int)MiB),
+            };
+            put.Content.Headers.ContentLength = Size;
+            put.Content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
+            using (var created = await client.SendAsync(put))
+            {
+                await AssertStatusAsync(created, HttpStatusCode.Created);
+            }
+
+            var peak = StatusBytes(pid, "VmHWM");
+
+            Assert.True(peak - baseline <= Budget,
+                $"RSS grew by {(peak - baseline) / MiB} MiB during a 1 GiB PUT (baseline {baseline / MiB} MiB, peak {peak / MiB} MiB): more than {PartsInFlight} x {PartBytes / MiB} MiB parts + 64 MiB");
+            var etag = Quote(GeneratedPayloadStream.Hash(Size));
+            using (var head = await client.SendAsync(new HttpRequestMessage(HttpMethod.Head, new Uri(address, "/files/big/1gib.bin"))))
+            {
+                await AssertStatusAsync(head, HttpStatusCode.OK);
+                Assert.Equal(etag, head.Headers.ETag?.ToString());
+                Assert.Equal(Size, head.Content.Headers.ContentLength);
+            }
+
+            var stored = await bucket.Client.GetObjectMetadataAsync(bucket.Name, "big/1gib.bin");
+            Assert.Equal(Size, stored.ContentLength);
+            using var deleted = await client.DeleteAsync(new Uri(address, "/files/big/1gib.bin"));
+            await AssertStatusAsync(deleted, HttpStatusCode.NoContent);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    /// <summary>Sends <paramref name="count"/> bytes of the deterministic payload, a MiB at a time (never the whole body in memory).</summary>
+    private static async Task SendPayloadAsync(RawHttpConnection connection, long count)
+    {
+        var buffer = new byte[MiB];
+        for (long offset = 0; offset < count; offset += buffer.Length)
+        {
+            var chunk = buffer.AsMemory(0, (int)Math.Min(buffer.Length, count - offset));
+            DeterministicPayload.Fill(chunk.Span, offset);
+            await connection.SendAsync(chunk);
+        }
+    }
+
+    private static async Task<bool> PollAsync(Func<Task<bool>> condition)
+    {
+        var deadline = DateTime.UtcNow + s_patience;
+        while (!await condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+
+            await Task.Delay(50);
+        }
+
+        return true;
+    }
+
+    private static Uri ListeningAddress(IReadOnlyList<string> lines) =>
+        new(lines.Single(l => l.StartsWith("listening: ", StringComparison.Ordinal))["listening: ".Length..]);
+
+    /// <summary>The one process whose command line names <paramref name="dataDirectory"/>: the <c>freight serve</c> child of this test.</summary>
+    private static int ProcessIdOf(string dataDirectory)
+    {
+        var matches = new List<int>();
+        foreach (var entry in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(entry), NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                if (File.ReadAllText(Path.Combine(entry, "cmdline")).Split('\0').Contains(dataDirectory))
+                {
+                    matches.Add(pid);
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // A process that ended meanwhile, or one we may not read: not ours.
+            }
+        }
+
+        return Assert.Single(matches);
+    }
+
+    /// <summary>Resets VmHWM to the current RSS (Linux 4.0+: clear_refs 5), so the peak read later is this upload's.</summary>
+    private static void ResetPeakResidentSet(int pid)
+    {
+        try
+        {
+            File.WriteAllText($"/proc/{Invariant(pid)}/clear_refs", "5");
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Not resettable here: VmHWM then includes start-up, which only makes the check stricter.
+        }
+    }
+
+    /// <summary>A <c>/proc/PID/status</c> field in bytes (the kernel reports kB).</summary>
+    private static long StatusBytes(int pid, string field)
+    {
+        var line = File.ReadLines($"/proc/{Invariant(pid)}/status").Single(l => l.StartsWith(field + ":", StringComparison.Ordinal));
+        var kilobytes = line[(field.Length + 1)..].Trim().Split(' ')[0];
+        return long.Parse(kilobytes, NumberStyles.None, CultureInfo.InvariantCulture) * 1024;
+    }
+}
