@@ -73,6 +73,12 @@ public sealed record BenchOptions
     /// <summary>The tus peer's package directory (default: peers/tus-node of the repository the bench runs from).</summary>
     public string? TusNodeDirectory { get; init; }
 
+    /// <summary>
+    /// Files suite: where the embedded server keeps its files — <c>fs</c> (default, its data directory) or <c>s3</c>
+    /// (a Ceph RGW the bench starts, beside the same client talking to it directly). s3 runs the files suite alone.
+    /// </summary>
+    public string Store { get; init; } = FilesSuite.FileSystemStore;
+
     /// <summary>Only scenarios whose id contains this text.</summary>
     public string? Filter { get; init; }
 
@@ -85,6 +91,7 @@ public sealed record BenchOptions
     public const string Usage = """
         usage: freight bench [--suite transfer|json|threads|static|files|tus] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
+                             [--store fs|s3]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
                              [--no-progress] [--no-report]
           --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus only when named)
@@ -97,6 +104,9 @@ public sealed record BenchOptions
           --ramp-to N         threads suite: connections at the end of the ramp (default 500)
           --ramp-seconds S    threads suite: ramp length (default 20; 60 is closer to study 3)
           --tus-node-dir DIR  tus suite: the @tus/server peer's package (default: peers/tus-node of this clone)
+          --store fs|s3       files suite: where the embedded server stores files (default fs, its data directory);
+                              s3: in a Ceph RGW the bench starts (scripts/rgw.sh; installed by scripts/install-rgw.sh,
+                              root), beside peer/s3-direct (the same client straight to RGW); only with --suite files
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
@@ -170,6 +180,10 @@ public sealed record BenchOptions
                     case "--tus-node-dir":
                         options = options with { TusNodeDirectory = Path.GetFullPath(Value()) };
                         break;
+                    case "--store":
+                        var store = Value();
+                        options = options with { Store = FilesSuite.Stores.Contains(store) ? store : throw new FormatException($"unknown store '{store}'; stores: {string.Join(", ", FilesSuite.Stores)}.") };
+                        break;
                     case "--json":
                         options = options with { JsonPath = Value() };
                         break;
@@ -192,6 +206,22 @@ public sealed record BenchOptions
             catch (FormatException invalid)
             {
                 error = invalid.Message;
+                return null;
+            }
+        }
+
+        if (options.Store == FilesSuite.S3Store)
+        {
+            // The store belongs to the embedded server every suite shares: s3 is measured by the files suite alone.
+            if (suites.Count == 0 || suites.Any(s => s != FilesSuite.Name))
+            {
+                error = $"--store s3 measures the files suite only: use it with --suite files and no other suite.";
+                return null;
+            }
+
+            if (options.Target is not null)
+            {
+                error = "--store s3 starts its own RGW and embedded server; it cannot measure a --target (whose store is its own).";
                 return null;
             }
         }

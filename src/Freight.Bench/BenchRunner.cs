@@ -3,6 +3,7 @@ using System.Net;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
+using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
@@ -36,6 +37,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             var runStatic = options.Suites.Contains(StaticSuite.Name);
             var runFiles = options.Suites.Contains(FilesSuite.Name);
             var runTus = options.Suites.Contains(TusSuite.Name);
+            // --store s3: the embedded server keeps its files in an RGW started first and stopped last (disposed after
+            // the servers, on Ctrl+C and failures too). Without one the files suite's rows fail with why.
+            var (rgw, rgwUnavailable) = options.Store == FilesSuite.S3Store ? await StartRgwAsync(cancellationToken) : (null, null);
+            await using var rgwLifetime = rgw;
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
             if (options.Target is null)
@@ -43,7 +48,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                 var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
                 foreach (var name in (runJson || runStatic || runFiles || runTus ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
-                    var server = await StartServerAsync(name, work.FullName, cancellationToken);
+                    var server = await StartServerAsync(name, work.FullName, rgw, cancellationToken);
                     processes.Add(server);
                     targets[name] = new BenchTarget(server.Http, server.Https, server.CertificateSha256);
                 }
@@ -69,7 +74,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             {
                 StartedAt = startedAt,
                 Machine = MachineInfo.Current(),
-                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded"),
+                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)"),
             };
 
             _progress.Line($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
@@ -138,7 +143,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             var filesVerified = true;
             if (runFiles)
             {
-                var files = new FilesSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
+                var files = new FilesSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked, rgw, rgwUnavailable);
                 var (fileResults, fileRatios, verified) = await files.RunAsync(cancellationToken);
                 report.Results.AddRange(fileResults);
                 report.Ratios.AddRange(fileRatios);
@@ -207,12 +212,52 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         }
     }
 
-    private async Task<FreightProcess> StartServerAsync(string name, string work, CancellationToken cancellationToken)
+    private async Task<FreightProcess> StartServerAsync(string name, string work, RgwServer? rgw, CancellationToken cancellationToken)
     {
         string[] arguments = name == TransferScenario.StockPoolServer ? ["--Freight:TransportBlockBytes", "0"] : [];
+        if (name == TransferScenario.FreightServer && rgw is not null)
+        {
+            await rgw.CreateBucketAsync(FilesSuiteRunner.StoreBucket, cancellationToken);
+            arguments = [.. arguments, .. rgw.FreightStoreArguments(FilesSuiteRunner.StoreBucket)];
+            try
+            {
+                var s3Server = await FreightProcess.StartServerAsync(Path.Combine(work, name + "-data"), arguments, options.TempDirectory, cancellationToken);
+                PinIfAsked(s3Server);
+                return s3Server;
+            }
+            catch (InvalidOperationException failure)
+            {
+                throw new InvalidOperationException($"freight serve did not start on the S3 store (--Freight:Files:Store S3, RGW at {rgw.Endpoint}): {failure.Message}", failure);
+            }
+        }
+
         var server = await FreightProcess.StartServerAsync(Path.Combine(work, name + "-data"), arguments, options.TempDirectory, cancellationToken);
         PinIfAsked(server);
         return server;
+    }
+
+    /// <summary>--store s3's RGW (<see cref="Rgw.StartAsync"/>), its daemons pinned with the servers under --cpu-affinity; or why there is none.</summary>
+    private async Task<(RgwServer? Server, string? Unavailable)> StartRgwAsync(CancellationToken cancellationToken)
+    {
+        _progress.Line("freight bench: starting RGW for --store s3 (scripts/rgw.sh)");
+        var (rgw, unavailable) = await Rgw.StartAsync(cancellationToken);
+        if (rgw is null)
+        {
+            _progress.Line(ProgressText.Sanitize($"freight bench: RGW not available: {unavailable}"));
+            return (null, unavailable);
+        }
+
+        if (options.CpuAffinity && Environment.ProcessorCount >= 2 && OperatingSystem.IsLinux())
+        {
+            if (await rgw.PinAsync("0", cancellationToken) is { } notPinned)
+            {
+                _progress.Line(ProgressText.Sanitize($"freight bench: RGW not pinned to CPU 0: {notPinned}"));
+            }
+
+            Process.GetCurrentProcess().ProcessorAffinity = 2;
+        }
+
+        return (rgw, null);
     }
 
     private async Task<TcpLoopbackProbe> StartProbeAsync(FreightProcessSet processes, ClientPayload payload, TransferScenario probe, CancellationToken cancellationToken)

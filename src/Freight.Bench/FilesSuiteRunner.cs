@@ -19,18 +19,47 @@ namespace Freight.Bench;
 /// Runs <c>--suite files</c>: PUT and GET of each payload through the files API, nginx (WebDAV PUT, sendfile
 /// GET) and the lab's raw paths, interleaved, every transfer verified: uploads by the stored bytes' hash
 /// (the API's ETag is the content's XXH3-128; nginx's stored file and the lab's answer are hashed), downloads
-/// by hashing the body as it arrives.
+/// by hashing the body as it arrives. With <c>--store s3</c> the embedded server keeps its files in
+/// <paramref name="rgw"/> (BenchRunner started both), and the peer is the same client talking to that RGW directly
+/// (<see cref="S3Direct"/>); <paramref name="rgwUnavailable"/> says why there is no RGW, and every row then fails with it.
 /// </summary>
-public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
+public sealed class FilesSuiteRunner(
+    BenchOptions options,
+    IBenchProgress progress,
+    ServerUnderTest server,
+    HttpClient client,
+    string workDirectory,
+    Action<int>? pinProcess = null,
+    RgwServer? rgw = null,
+    string? rgwUnavailable = null)
 {
+    /// <summary>The bucket the embedded server's S3 store keeps its files in (BenchRunner creates it).</summary>
+    public const string StoreBucket = "freight-files";
+
+    /// <summary>The bucket of peer/s3-direct's objects: apart from the store's, whose layout is the store's own.</summary>
+    public const string DirectBucket = "s3-direct";
+
     private const double GiB = 1024d * 1024 * 1024;
 
     /// <summary>Client read and request-body buffer: 1 MiB, so the client spends few calls per GiB on either side of the wire.</summary>
     private const int ClientBufferBytes = 1024 * 1024;
 
+    /// <summary>
+    /// On S3, overwritten objects' bytes wait for RGW's garbage collector (see <see cref="RgwServer.CollectGarbageAsync"/>);
+    /// it is run, untimed, before an upload once this much has been overwritten since the last run: before every
+    /// 1 GiB upload, every ~13 uploads of 20 MiB (~0.25 s each time). Keeps memstore's RAM (~2.4× the bytes it
+    /// holds) near the live objects' size.
+    /// </summary>
+    private const long GarbageCollectionBytes = 256L << 20;
+
+    private long _uncollectedBytes;
+
+    private bool OnS3 => options.Store == FilesSuite.S3Store;
+
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {
-        var scenarios = FilesSuite.Create(options.Quick)
+        var sizes = FilesSuite.Sizes(options.Quick, options.Store);
+        var scenarios = FilesSuite.Create(options.Quick, options.Store)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
@@ -38,7 +67,12 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
             return ([], [], true);
         }
 
-        var payloads = FilesSuite.Sizes(options.Quick).ToDictionary(size => size, size => DeterministicPayload.Create(size));
+        if (OnS3)
+        {
+            return await RunOnS3Async(scenarios, sizes, cancellationToken);
+        }
+
+        var payloads = sizes.ToDictionary(size => size, size => DeterministicPayload.Create(size));
         var hashes = payloads.ToDictionary(pair => pair.Key, pair => XxHash128.HashToUInt128(pair.Value));
         await using var nginx = await StartNginxAsync(scenarios, payloads, cancellationToken);
         scenarios = scenarios.Where(s => !s.IsPeer || nginx is not null).ToList();
@@ -58,7 +92,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
             options,
             progress,
             s => (s.Id, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, cancellationToken));
+            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken));
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
         foreach (var row in results)
@@ -67,7 +101,148 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         }
 
         progress.SuiteFinished();
-        return (results, FilesRatios.Compute(results, FilesSuite.Sizes(options.Quick)[^1]).ToList(), failures.Count == 0);
+        return (results, FilesRatios.Compute(results, sizes[^1]).ToList(), failures.Count == 0);
+    }
+
+    /// <summary>
+    /// Issue 9's goals for the files API on the S3 store, from one run, at the largest payload: each direction
+    /// through Freight at least 0.9 of the same client talking to the S3 server directly.
+    /// </summary>
+    public static IEnumerable<RatioResult> S3Ratios(IReadOnlyList<ScenarioResult> results, long size)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        double? Rate(string id) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
+            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond?.Median;
+
+        var label = SizeText.Format(size);
+        yield return new RatioResult($"files/put / s3-direct-put, S3 store, {label}", FilesSuite.Put, FilesSuite.S3DirectPut, Rate(FilesSuite.Put) / Rate(FilesSuite.S3DirectPut), Goal: 0.9);
+        yield return new RatioResult($"files/get / s3-direct-get, S3 store, {label}", FilesSuite.Get, FilesSuite.S3DirectGet, Rate(FilesSuite.Get) / Rate(FilesSuite.S3DirectGet), Goal: 0.9);
+    }
+
+    /// <summary>The files API's key of one payload size on S3: the PUT rows overwrite it, the GET rows read it.</summary>
+    private static string S3ApiKey(long size) => $"bench/s3-{size}.bin";
+
+    /// <summary>peer/s3-direct's key of one payload size in <see cref="DirectBucket"/>, used the same way.</summary>
+    private static string S3DirectKey(long size) => $"bench-{size}.bin";
+
+    private async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunOnS3Async(List<FilesScenario> scenarios, IReadOnlyList<long> sizes, CancellationToken cancellationToken)
+    {
+        if (rgw is null)
+        {
+            // Without the S3 server there is nothing to measure: every row fails with why, and the bench exits 1.
+            var reason = $"RGW (the S3 server) is not available: {rgwUnavailable ?? "not started"}";
+            progress.SuiteStarted(FilesSuite.Name, $"files suite on S3: {reason}", 0);
+            var failed = scenarios.Select(s => Summarize(s, [], reason)).ToList();
+            foreach (var row in failed)
+            {
+                progress.RowFinished(row);
+            }
+
+            progress.SuiteFinished();
+            return (failed, S3Ratios(failed, sizes[^1]).ToList(), false);
+        }
+
+        var payloads = sizes.ToDictionary(size => size, size => DeterministicPayload.Create(size));
+        var hashes = payloads.ToDictionary(pair => pair.Key, pair => XxHash128.HashToUInt128(pair.Value));
+        var etags = payloads.ToDictionary(pair => pair.Key, pair => S3Direct.ETagOf(pair.Value));
+        var direct = new S3Direct(rgw, DirectBucket, client);
+        await direct.CreateBucketAsync(cancellationToken);
+        progress.SuiteStarted(
+            FilesSuite.Name,
+            $"files suite on S3: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; RGW {rgw.Version} (memstore) at {rgw.Endpoint}",
+            InterleavedRuns.PlannedSeconds(scenarios.Count, options));
+
+        // What the GET rows read (and the PUT rows overwrite): an object stored through the API, and one stored
+        // directly. The API's is then found in the store's bucket and read back from RGW: a server that kept it
+        // anywhere else (its store not S3 after all) would be measured as something it is not.
+        var notOnS3 = new Dictionary<FilesScenario, string>();
+        foreach (var (size, bytes) in payloads)
+        {
+            var apiRows = scenarios.Where(s => !s.IsPeer && s.PayloadBytes == size).ToList();
+            if (apiRows.Count > 0)
+            {
+                try
+                {
+                    await PutAsync(ApiUri(S3ApiKey(size)), bytes, hashes[size], cancellationToken);
+                    await VerifyInStoreBucketAsync(size, hashes[size], cancellationToken);
+                }
+                catch (Exception failure) when (failure is VerificationException or HttpRequestException or IOException or Amazon.Runtime.AmazonServiceException)
+                {
+                    apiRows.ForEach(s => notOnS3[s] = failure.Message);
+                }
+            }
+
+            if (scenarios.Any(s => s.Id == FilesSuite.S3DirectGet && s.PayloadBytes == size))
+            {
+                await direct.PutAsync(S3DirectKey(size), bytes, etags[size], cancellationToken);
+            }
+        }
+
+        var (samples, failures) = await InterleavedRuns.RunAsync(
+            scenarios.Where(s => !notOnS3.ContainsKey(s)).ToList(),
+            options,
+            progress,
+            s => (s.Id, s.Describe()),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken));
+        foreach (var (scenario, reason) in notOnS3)
+        {
+            failures[scenario] = reason;
+        }
+
+        await DeleteS3ObjectsAsync(direct, sizes, cancellationToken);
+        var results = scenarios.Select(s => Summarize(s, samples.GetValueOrDefault(s) ?? [], failures.GetValueOrDefault(s))).ToList();
+        foreach (var row in results)
+        {
+            progress.RowFinished(row);
+        }
+
+        progress.SuiteFinished();
+        return (results, S3Ratios(results, sizes[^1]).ToList(), failures.Count == 0);
+    }
+
+    /// <summary>
+    /// Checks that the API's object of <paramref name="size"/> bytes is in <see cref="StoreBucket"/>: an object of that
+    /// size there (its key ending with the API's key first; the store's layout is its own) whose bytes, read back from
+    /// RGW directly, are the payload's.
+    /// </summary>
+    private async Task VerifyInStoreBucketAsync(long size, UInt128 hash, CancellationToken cancellationToken)
+    {
+        var key = S3ApiKey(size);
+        var objects = await rgw!.ListObjectsAsync(StoreBucket, cancellationToken);
+        var stored = objects.Where(o => o.Size == size).OrderByDescending(o => o.Key.EndsWith(key, StringComparison.Ordinal)).Select(o => o.Key).FirstOrDefault()
+            ?? throw new VerificationException(
+                $"PUT /files/{key} answered, but bucket {StoreBucket} on RGW holds no {size}-byte object ({objects.Count} objects): the embedded server did not store it in S3 (is Freight:Files:Store S3 in effect?).");
+        await GetVerifiedAsync(client, rgw.Presign(Amazon.S3.HttpVerb.GET, StoreBucket, stored), size, hash, $"s3://{StoreBucket}/{stored} (stored by PUT /files/{key})", cancellationToken);
+    }
+
+    /// <summary>
+    /// Deletes what the suite stored (memstore holds it in RAM) and frees it at once. A failure here is said, not
+    /// fatal: every figure is verified already, and stopping RGW frees everything anyway.
+    /// </summary>
+    private async Task DeleteS3ObjectsAsync(S3Direct direct, IReadOnlyList<long> sizes, CancellationToken cancellationToken)
+    {
+        try
+        {
+            foreach (var size in sizes)
+            {
+                using (var request = new HttpRequestMessage(HttpMethod.Delete, ApiUri(S3ApiKey(size))))
+                using (var response = await client.SendAsync(request, cancellationToken))
+                {
+                    if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
+                    {
+                        progress.Line($"files suite: DELETE {request.RequestUri} answered {(int)response.StatusCode}; RGW's stop frees it");
+                    }
+                }
+
+                await direct.DeleteAsync(S3DirectKey(size), cancellationToken);
+            }
+
+            await rgw!.CollectGarbageAsync(cancellationToken);
+        }
+        catch (Exception failure) when (failure is HttpRequestException or Amazon.Runtime.AmazonServiceException or InvalidOperationException)
+        {
+            progress.Line($"files suite: could not delete the stored objects ({failure.Message}); RGW's stop frees them");
+        }
     }
 
     private Uri ApiUri(string key) => new(server.Target.Http!, "/files/" + key);
@@ -96,10 +271,11 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         return nginx;
     }
 
-    private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, byte[] payload, UInt128 hash, NginxServer? nginx, CancellationToken cancellationToken)
+    private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
         var serverBefore = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
-        var peerBefore = scenario.IsPeer ? ProcessStatSnapshot.Capture(nginx!.ProcessId) : null;
+        var peerBefore = scenario.IsPeer && nginx is not null ? ProcessStatSnapshot.Capture(nginx.ProcessId) : null;
+        var s3Before = rgw?.CaptureDataPath();
         var cpuBefore = Environment.CpuUsage.TotalTime;
         var allocatedBefore = GC.GetTotalAllocatedBytes();
         var live = progress.Live;
@@ -110,7 +286,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         var clock = Stopwatch.StartNew();
         do
         {
-            var (elapsed, firstByte) = await TransferAsync(scenario, payload, hash, nginx, cancellationToken);
+            var (elapsed, firstByte) = await TransferAsync(scenario, payload, hash, nginx, direct, etag, cancellationToken);
             bytes += payload.LongLength;
             busy += elapsed;
             count++;
@@ -125,21 +301,46 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
         var serverAfter = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
+        var s3After = rgw?.CaptureDataPath();
         if (scenario.IsPeer && peerBefore is not null && ProcessStatSnapshot.Capture(nginx!.ProcessId) is { } peerAfter)
         {
             // The peer's CPU in the same shape as our server's snapshots: only CPU seconds are known.
-            serverBefore = new Freight.Metrics.RuntimeSnapshot(peerBefore.CpuSeconds, 0, 0, 0, 0, 0, peerBefore.WorkingSetBytes, 0, 0, 0, 0, 0);
-            serverAfter = new Freight.Metrics.RuntimeSnapshot(peerAfter.CpuSeconds, 0, 0, 0, 0, 0, peerAfter.WorkingSetBytes, 0, 0, 0, 0, 0);
+            serverBefore = PeerSnapshot(peerBefore.CpuSeconds, peerBefore.WorkingSetBytes);
+            serverAfter = PeerSnapshot(peerAfter.CpuSeconds, peerAfter.WorkingSetBytes);
+        }
+        else if (s3Before is { } before && s3After is { } after)
+        {
+            // On S3 the server side is the S3 server's data path (radosgw and ceph-osd), plus Freight for the API's
+            // rows: CPU per GiB then compares what storing a GiB costs the machine either way.
+            if (scenario.IsS3Direct)
+            {
+                serverBefore = PeerSnapshot(before.CpuSeconds, before.WorkingSetBytes);
+                serverAfter = PeerSnapshot(after.CpuSeconds, after.WorkingSetBytes);
+            }
+            else if (serverBefore is not null && serverAfter is not null)
+            {
+                serverBefore = serverBefore with { CpuSeconds = serverBefore.CpuSeconds + before.CpuSeconds };
+                serverAfter = serverAfter with { CpuSeconds = serverAfter.CpuSeconds + after.CpuSeconds };
+            }
         }
 
         return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter);
     }
 
+    private static Freight.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
+        new(cpuSeconds, 0, 0, 0, 0, 0, workingSetBytes, 0, 0, 0, 0, 0);
+
     /// <summary>One verified transfer; the seconds cover the request only, not the verification after it.</summary>
-    private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, CancellationToken cancellationToken)
+    private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
         var size = scenario.PayloadBytes;
-        if (scenario.IsUpload)
+        if (scenario.IsUpload && OnS3)
+        {
+            // Memory, not disk: no sync; the same key is overwritten, and what that leaves for RGW's collector freed.
+            await CollectGarbageIfDueAsync(cancellationToken);
+            _uncollectedBytes += size;
+        }
+        else if (scenario.IsUpload)
         {
             await RemovePreviousUploadAsync(scenario, nginx, cancellationToken);
             await SyncAsync(cancellationToken);
@@ -147,6 +348,18 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
 
         switch (scenario.Id)
         {
+            case FilesSuite.Put when OnS3:
+                return (await PutAsync(ApiUri(S3ApiKey(size)), payload, hash, cancellationToken), null);
+
+            case FilesSuite.Get when OnS3:
+                return await GetAsync(ApiUri(S3ApiKey(size)), payload.LongLength, hash, scenario, cancellationToken);
+
+            case FilesSuite.S3DirectPut:
+                return (await direct!.PutAsync(S3DirectKey(size), payload, etag!, cancellationToken), null);
+
+            case FilesSuite.S3DirectGet:
+                return await direct!.GetAsync(S3DirectKey(size), payload.LongLength, hash, cancellationToken);
+
             case FilesSuite.Put:
                 return (await PutAsync(ApiUri($"bench/put-{size}.bin"), payload, hash, cancellationToken), null);
 
@@ -186,6 +399,27 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
             default:
                 throw new ArgumentException($"Unknown files scenario {scenario.Id}.", nameof(scenario));
         }
+    }
+
+    /// <summary>Runs RGW's garbage collector, untimed, once <see cref="GarbageCollectionBytes"/> have been overwritten since it last ran.</summary>
+    private async Task CollectGarbageIfDueAsync(CancellationToken cancellationToken)
+    {
+        if (_uncollectedBytes < GarbageCollectionBytes)
+        {
+            return;
+        }
+
+        try
+        {
+            await rgw!.CollectGarbageAsync(cancellationToken);
+        }
+        catch (InvalidOperationException failure)
+        {
+            // Fails the row (InterleavedRuns takes IOException): a full memstore would fail the uploads after it anyway.
+            throw new IOException(failure.Message, failure);
+        }
+
+        _uncollectedBytes = 0;
     }
 
     /// <summary>
@@ -252,17 +486,24 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
     }
 
     /// <summary>PUT through the files API, verified by the answer's ETag: the stored bytes' XXH3-128.</summary>
-    private async Task<double> PutAsync(Uri uri, byte[] payload, UInt128 hash, CancellationToken cancellationToken)
+    private Task<double> PutAsync(Uri uri, byte[] payload, UInt128 hash, CancellationToken cancellationToken) =>
+        PutVerifiedAsync(client, uri, payload, FileSystemObjectStore.FormatETag(hash), $"PUT {uri}", cancellationToken);
+
+    /// <summary>
+    /// One timed PUT of <paramref name="payload"/> (the suite's request body: <see cref="Body"/>), verified by the
+    /// answer's ETag being <paramref name="expectedETag"/>. The seconds cover the request, not the check.
+    /// </summary>
+    /// <param name="what">The request as failure messages name it.</param>
+    internal static async Task<double> PutVerifiedAsync(HttpClient client, Uri uri, byte[] payload, string expectedETag, string what, CancellationToken cancellationToken)
     {
         using var request = new HttpRequestMessage(HttpMethod.Put, uri) { Content = Body(payload) };
         var clock = Stopwatch.StartNew();
         using var response = await client.SendAsync(request, cancellationToken);
         var seconds = clock.Elapsed.TotalSeconds;
         await TransferClient.EnsureSuccessAsync(response, cancellationToken);
-        var expected = FileSystemObjectStore.FormatETag(hash);
-        if (response.Headers.ETag?.ToString() != expected)
+        if (response.Headers.ETag?.ToString() != expectedETag)
         {
-            throw new VerificationException($"PUT {uri}: ETag {response.Headers.ETag} but the payload's content hash is {expected}.");
+            throw new VerificationException($"{what}: ETag {response.Headers.ETag} but the payload's is {expectedETag}.");
         }
 
         return seconds;
@@ -278,7 +519,15 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         return seconds;
     }
 
-    private async Task<(double Seconds, double? FirstByte)> GetAsync(Uri uri, long length, UInt128 hash, FilesScenario scenario, CancellationToken cancellationToken)
+    private Task<(double Seconds, double? FirstByte)> GetAsync(Uri uri, long length, UInt128 hash, FilesScenario scenario, CancellationToken cancellationToken) =>
+        GetVerifiedAsync(client, uri, length, hash, $"{scenario.Id} ({scenario.Describe()})", cancellationToken);
+
+    /// <summary>
+    /// One timed GET, its body hashed (XXH3-128) as it arrives through a pooled 1 MiB buffer and compared with the
+    /// payload's length and hash once it has all arrived. Returns the seconds to the last byte and to the first.
+    /// </summary>
+    /// <param name="what">The row or request as failure messages name it.</param>
+    internal static async Task<(double Seconds, double? FirstByte)> GetVerifiedAsync(HttpClient client, Uri uri, long length, UInt128 hash, string what, CancellationToken cancellationToken)
     {
         var hasher = new XxHash128();
         var buffer = ArrayPool<byte>.Shared.Rent(ClientBufferBytes);
@@ -300,7 +549,7 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
             var seconds = clock.Elapsed.TotalSeconds;
             if (hasher.Length != length || hasher.GetCurrentHashAsUInt128() != hash)
             {
-                throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): {hasher.Length} bytes arrived, not the payload's {length} bytes and hash.");
+                throw new VerificationException($"{what}: {hasher.Length} bytes arrived, not the payload's {length} bytes and hash.");
             }
 
             return (seconds, firstByte);
@@ -335,29 +584,44 @@ public sealed class FilesSuiteRunner(BenchOptions options, IBenchProgress progre
         }
     }
 
-    private static StreamContent Body(byte[] payload)
+    /// <summary>The request body of every upload row: the payload from memory, read in 1 MiB pieces, with its length known.</summary>
+    internal static StreamContent Body(byte[] payload)
     {
         var content = new StreamContent(new MemoryStream(payload, writable: false), ClientBufferBytes);
         content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
         return content;
     }
 
-    private static ScenarioResult Summarize(FilesScenario scenario, List<RunSample> samples, string? failure)
+    private ScenarioResult Summarize(FilesScenario scenario, List<RunSample> samples, string? failure)
     {
+        var parameters = new Dictionary<string, object>
+        {
+            ["label"] = scenario.Describe(),
+            ["payloadBytes"] = scenario.PayloadBytes,
+            ["direction"] = scenario.IsUpload ? "upload" : "download",
+            ["server"] = scenario.IsS3Direct ? "rgw" : scenario.IsPeer ? "nginx" : "freight",
+            ["store"] = scenario.Store,
+            ["scheme"] = "http",
+            ["protocol"] = "http/1.1",
+            ["clientBufferBytes"] = ClientBufferBytes,
+        };
+        if (scenario.Store == FilesSuite.S3Store)
+        {
+            parameters["s3Server"] = "ceph-rgw-memstore";
+            if (rgw is not null)
+            {
+                parameters["rgwVersion"] = rgw.Version;
+            }
+
+            // Whose CPU the row's server cost counts (see MeasureAsync).
+            parameters["serverCpu"] = scenario.IsS3Direct ? "radosgw+ceph-osd" : "freight+radosgw+ceph-osd";
+        }
+
         var result = new ScenarioResult
         {
             Scenario = scenario.Id,
             Suite = FilesSuite.Name,
-            Parameters = new Dictionary<string, object>
-            {
-                ["label"] = scenario.Describe(),
-                ["payloadBytes"] = scenario.PayloadBytes,
-                ["direction"] = scenario.IsUpload ? "upload" : "download",
-                ["server"] = scenario.IsPeer ? "nginx" : "freight",
-                ["scheme"] = "http",
-                ["protocol"] = "http/1.1",
-                ["clientBufferBytes"] = ClientBufferBytes,
-            },
+            Parameters = parameters,
             Verified = failure is null,
             Error = failure,
         };

@@ -51,6 +51,7 @@ public sealed record MachineInfo(int Cpus, string Os, string Runtime, string Pro
     }
 }
 
+/// <summary>How the run was set up; <paramref name="Store"/> is the files suite's store (<c>fs</c> or <c>s3</c>), <paramref name="S3Server"/> the S3 server behind it.</summary>
 public sealed record BenchSettings(
     IReadOnlyList<string> Suites,
     bool Quick,
@@ -59,7 +60,9 @@ public sealed record BenchSettings(
     double WarmupSeconds,
     long PayloadBytes,
     bool CpuAffinity,
-    string Target);
+    string Target,
+    string Store = "fs",
+    string? S3Server = null);
 
 /// <summary>Median, minimum and maximum over the runs.</summary>
 public sealed record Summary(double Median, double Min, double Max)

@@ -3,7 +3,9 @@ namespace Freight.Bench.Scenarios;
 /// <summary>
 /// <c>--suite files</c>: the files API's PUT and GET of 20 MiB and 1 GiB (stored on disk, read back from disk)
 /// beside nginx doing the same (WebDAV PUT, sendfile GET) and the lab's raw upload/download paths, same
-/// client, same bytes, interleaved.
+/// client, same bytes, interleaved. With <c>--store s3</c> the files API stores in a Ceph RGW instead, beside
+/// the same client talking to that RGW directly (<c>peer/s3-direct-put</c>, <c>peer/s3-direct-get</c>); the
+/// disk rows (nginx, lab) are left out.
 /// </summary>
 public static class FilesSuite
 {
@@ -15,10 +17,32 @@ public static class FilesSuite
     public const string NginxGet = "peer/nginx-get";
     public const string LabUpload = "upload/freight";
     public const string LabDownload = "download/freight";
+    public const string S3DirectPut = "peer/s3-direct-put";
+    public const string S3DirectGet = "peer/s3-direct-get";
 
-    /// <summary>20 MiB (study 1's payload) and 1 GiB (the large file); --quick: 20 MiB and 256 MiB.</summary>
-    public static IReadOnlyList<long> Sizes(bool quick) => quick ? [20L << 20, 256L << 20] : [20L << 20, 1L << 30];
+    /// <summary><c>--store fs</c> (the default): the embedded server's file-system store.</summary>
+    public const string FileSystemStore = "fs";
 
-    public static IReadOnlyList<FilesScenario> Create(bool quick) =>
-        Sizes(quick).SelectMany(size => new[] { Put, NginxPut, LabUpload, Get, NginxGet, LabDownload }.Select(id => new FilesScenario(id, size))).ToList();
+    /// <summary><c>--store s3</c>: the embedded server's S3 store, on an RGW the bench starts.</summary>
+    public const string S3Store = "s3";
+
+    /// <summary>Every store --store accepts.</summary>
+    public static readonly IReadOnlyList<string> Stores = [FileSystemStore, S3Store];
+
+    /// <summary>
+    /// 20 MiB (study 1's payload) and 1 GiB (the large file); --quick: 20 MiB and 256 MiB, or 20 MiB
+    /// alone on S3 (RGW's memstore holds every object in RAM at ~2.4× its size).
+    /// </summary>
+    public static IReadOnlyList<long> Sizes(bool quick, string store = FileSystemStore) => (quick, store) switch
+    {
+        (true, S3Store) => [20L << 20],
+        (true, _) => [20L << 20, 256L << 20],
+        _ => [20L << 20, 1L << 30],
+    };
+
+    public static IReadOnlyList<FilesScenario> Create(bool quick, string store = FileSystemStore)
+    {
+        string[] ids = store == S3Store ? [Put, S3DirectPut, Get, S3DirectGet] : [Put, NginxPut, LabUpload, Get, NginxGet, LabDownload];
+        return Sizes(quick, store).SelectMany(size => ids.Select(id => new FilesScenario(id, size, store))).ToList();
+    }
 }

@@ -84,6 +84,12 @@ public static class ReportBuilder
         Row("payload", r => ReportCell.Of(r.Settings is null ? "" : SizeText.Format(r.Settings.PayloadBytes)));
         Row("cpu affinity", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.CpuAffinity ? "yes" : "no"));
         Row("target", r => ReportCell.Of(r.Settings?.Target));
+        // Only when a run used S3: older result files and disk runs keep their table (and the golden files) as they were.
+        if (sources.Any(s => s.Report.Settings?.S3Server is not null))
+        {
+            Row("files store", r => ReportCell.Of(r.Settings?.S3Server is { } s3 ? $"{r.Settings.Store}: {s3}" : r.Settings?.Store));
+        }
+
         return new ReportSection(table.Id, "Runs", "", [new ReportFigure(table)], []);
     }
 
