@@ -26,7 +26,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
     private readonly S3Connection _s3;
     private readonly bool _ownsConnection;
     private readonly KeyLocks _locks = new();
-    // Part buffers are reused across writes; the pool keeps a few per core beyond the ones in flight.
+    // Part buffers are reused across writes: the pool keeps one write's worth (in flight + filling) per core.
     private readonly ArrayPool<byte> _partBuffers;
 
     public S3ObjectStore(S3StoreOptions options)
@@ -44,7 +44,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         ArgumentNullException.ThrowIfNull(connection);
         _s3 = connection;
         _ownsConnection = ownsConnection;
-        _partBuffers = ArrayPool<byte>.Create(connection.Options.PartBytes, maxArraysPerBucket: 2 * (connection.Options.PartsInFlight + 1) * Environment.ProcessorCount);
+        _partBuffers = ArrayPool<byte>.Create(connection.Options.PartBytes, maxArraysPerBucket: (connection.Options.PartsInFlight + 1) * Environment.ProcessorCount);
     }
 
     public S3Connection Connection => _s3;
