@@ -70,6 +70,31 @@ public sealed class FilesS3Tests(S3FilesServer server) : IClassFixture<S3FilesSe
     }
 
     [Fact]
+    public async Task Put_BucketMissing_502ProblemAndTheServerKeepsServing()
+    {
+        // The object store failing is not the client's fault: 502 with S3's reason, logged once, server unharmed.
+        var rgw = await SharedRgw.GetAsync();
+        var directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+        await using var missing = Freight.Server.Hosting.FreightServer.Create(
+        [
+            "--urls", "http://127.0.0.1:0", "--data-dir", directory,
+            "--Freight:Files:Store", "S3", "--Freight:S3:Endpoint", rgw.Endpoint.GetLeftPart(UriPartial.Authority),
+            "--Freight:S3:Bucket", "no-such-bucket-" + Guid.NewGuid().ToString("N")[..8],
+            "--Freight:S3:AccessKey", RgwProcess.AccessKey, "--Freight:S3:SecretKey", RgwProcess.SecretKey,
+        ]);
+        await missing.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(missing.Urls.Single()) };
+
+        using var put = await client.PutAsync("/files/a.bin", new ByteArrayContent(Content(1000, seed: 92)));
+        using var ping = await client.GetAsync("/lab/ping");
+
+        await ProblemAssert.IsProblemAsync(put, HttpStatusCode.BadGateway);
+        Assert.Contains("NoSuchBucket", await put.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.OK, ping.StatusCode);
+        Directory.Delete(directory, recursive: true);
+    }
+
+    [Fact]
     public async Task Put_1GiB_ServerMemoryGrowsByAtMostPartsInFlightTimesPartBytesPlus64MiB()
     {
         const long Size = 1024 * MiB;

@@ -144,7 +144,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
             merged[algorithm] = value;
         }
 
-        var copy = SelfCopy(objectKey, S3Metadata.From(info.ETag, info.ContentType, merged), info.ContentType);
+        var copy = CopyWithMetadata(objectKey, objectKey, S3Metadata.From(info.ETag, info.ContentType, merged), info.ContentType);
         // RGW's spelling of the copy-source guard (the standard x-amz-copy-source-if-match is ignored there):
         // a version replaced since the HEAD keeps its own metadata.
         copy.Headers["x-amz-copy-if-match"] = head.ETag;
@@ -268,20 +268,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
                     }
                 }
 
-                var copy = new CopyObjectRequest
-                {
-                    SourceBucket = _s3.Bucket,
-                    SourceKey = stagedObjectKey,
-                    DestinationBucket = _s3.Bucket,
-                    DestinationKey = objectKey,
-                    MetadataDirective = S3MetadataDirective.REPLACE,
-                    ContentType = commit.ContentType ?? S3Metadata.DefaultContentType,
-                };
-                foreach (var (name, value) in S3Metadata.From(etag, commit.ContentType, commit.Digests))
-                {
-                    copy.Metadata[name] = value;
-                }
-
+                var copy = CopyWithMetadata(stagedObjectKey, objectKey, S3Metadata.From(etag, commit.ContentType, commit.Digests), commit.ContentType);
                 await _s3.Client.CopyObjectAsync(copy, cancellationToken);
             }
         }
@@ -311,14 +298,15 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         return new ObjectInfo(key, length, new DateTimeOffset(seconds, TimeSpan.Zero), etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal) ?? []);
     }
 
-    private CopyObjectRequest SelfCopy(string objectKey, Dictionary<string, string> metadata, string? contentType)
+    /// <summary>A server-side copy within the bucket that replaces the destination's metadata with <paramref name="metadata"/>.</summary>
+    private CopyObjectRequest CopyWithMetadata(string sourceKey, string destinationKey, Dictionary<string, string> metadata, string? contentType)
     {
         var copy = new CopyObjectRequest
         {
             SourceBucket = _s3.Bucket,
-            SourceKey = objectKey,
+            SourceKey = sourceKey,
             DestinationBucket = _s3.Bucket,
-            DestinationKey = objectKey,
+            DestinationKey = destinationKey,
             MetadataDirective = S3MetadataDirective.REPLACE,
             ContentType = contentType ?? S3Metadata.DefaultContentType,
         };
