@@ -70,6 +70,22 @@ public sealed class FilesS3Tests(S3FilesServer server) : IClassFixture<S3FilesSe
     }
 
     [Fact]
+    public async Task Put_40MiBWithWrongDigest_400AndNoObjectAndNoMultipartUpload()
+    {
+        // 40 MiB: parts went up before the digest could be checked at the end; the mismatch must take them all back.
+        var key = $"{NewRoot()}/mismatch.bin";
+        var content = Content((int)(40 * MiB), seed: 93);
+        var keysBefore = await server.RgwBucket.KeysAsync();
+
+        using var response = await PutAsync(server, key, content, ("Content-Digest", Sha256Field(Content(10, seed: 94))));
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest);
+        Assert.True(await PollAsync(async () => (await server.RgwBucket.MultipartUploadsAsync()).Count == 0), "the multipart upload outlived the refused PUT");
+        Assert.Equal(keysBefore, await server.RgwBucket.KeysAsync());
+        await AssertAbsentAsync(server, key);
+    }
+
+    [Fact]
     public async Task Put_BucketMissing_502ProblemAndTheServerKeepsServing()
     {
         // The object store failing is not the client's fault: 502 with S3's reason, logged once, server unharmed.
