@@ -14,7 +14,7 @@ namespace Freight.Server.Tests.Files;
 /// object and no multipart upload behind, and a large upload streams through in bounded memory
 /// (PartsInFlight × PartBytes, not the payload).
 /// </summary>
-public sealed class FilesS3Tests(S3FilesServer server) : IClassFixture<S3FilesServer>
+public sealed class FilesS3Tests(S3FilesServer server, Xunit.Abstractions.ITestOutputHelper output) : IClassFixture<S3FilesServer>
 {
     private const long MiB = Payloads.MiB;
 
@@ -152,6 +152,7 @@ public sealed class FilesS3Tests(S3FilesServer server) : IClassFixture<S3FilesSe
             }
 
             var peak = StatusBytes(pid, "VmHWM");
+            output.WriteLine($"freight serve's peak RSS grew {(peak - baseline) / (double)MiB:0.#} MiB during the 1 GiB PUT (baseline {baseline / MiB} MiB; budget {Budget / MiB} MiB)");
 
             Assert.True(peak - baseline <= Budget,
                 $"RSS grew by {(peak - baseline) / MiB} MiB during a 1 GiB PUT (baseline {baseline / MiB} MiB, peak {peak / MiB} MiB): more than {PartsInFlight} x {PartBytes / MiB} MiB parts + 64 MiB");
