@@ -219,6 +219,30 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
     /// <summary>A fresh key for a multipart write to stage under.</summary>
     internal string NewStagingKey() => _s3.ReservedKey("staging/" + Guid.NewGuid().ToString("N"));
 
+    /// <summary>The ETag (XXH3-128) of a completed staged object, read back once: for a commit that brought none.</summary>
+    internal async ValueTask<string> HashStagedAsync(string stagedObjectKey, CancellationToken cancellationToken)
+    {
+        var head = await _s3.HeadAsync(stagedObjectKey, cancellationToken) ?? throw new IOException($"The staged object '{stagedObjectKey}' is gone.");
+        await using var reader = new S3ObjectReader(_s3, stagedObjectKey, S3Metadata.ToInfo(stagedObjectKey, head), head.ETag);
+        await using var body = await reader.OpenRangeAsync(0, reader.Info.Length, cancellationToken);
+        var hash = new Freight.Hashing.XxHash128();
+        var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
+        try
+        {
+            int read;
+            while ((read = await body.ReadAsync(buffer, cancellationToken)) > 0)
+            {
+                hash.Append(buffer.AsSpan(0, read));
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+
+        return FileSystemObjectStore.FormatETag(hash.GetCurrentHashAsUInt128());
+    }
+
     /// <summary>Writes a whole object of at most one part with one PutObject, its condition enforced by S3.</summary>
     internal async ValueTask<ObjectInfo> PutWholeAsync(string key, ReadOnlyMemory<byte> content, ObjectCommit commit, string etag, CancellationToken cancellationToken)
     {

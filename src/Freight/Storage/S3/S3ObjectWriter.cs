@@ -12,8 +12,6 @@ namespace Freight.Storage.S3;
 /// </summary>
 internal sealed class S3ObjectWriter(S3ObjectStore store, S3Connection s3, ArrayPool<byte> pool, string key) : IObjectWriter
 {
-    // The ETag when the caller commits without one: XXH3-128, like the other stores derive (~20 GB/s, so cheap enough to always run).
-    private readonly XxHash128 _hash = new();
     private byte[]? _buffer;
     private int _filled;
     private S3MultipartUpload? _multipart;
@@ -34,7 +32,6 @@ internal sealed class S3ObjectWriter(S3ObjectStore store, S3Connection s3, Array
     public async ValueTask WriteAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(_done, this);
-        _hash.Append(data.Span);
         Length += data.Length;
         while (!data.IsEmpty)
         {
@@ -54,11 +51,14 @@ internal sealed class S3ObjectWriter(S3ObjectStore store, S3Connection s3, Array
     {
         ArgumentNullException.ThrowIfNull(commit);
         ObjectDisposedException.ThrowIf(_done, this);
-        var etag = commit.ETag ?? FileSystemObjectStore.FormatETag(_hash.GetCurrentHashAsUInt128());
+        // The files API and tus bring the ETag they hashed while streaming; without one the store derives it
+        // (XXH3-128, as the other stores do) from the buffer, or once from the staged object — never per chunk.
         ObjectInfo info;
         if (_multipart is null)
         {
-            info = await store.PutWholeAsync(key, _buffer.AsMemory(0, _filled), commit, etag, cancellationToken);
+            var content = _buffer.AsMemory(0, _filled);
+            var etag = commit.ETag ?? FileSystemObjectStore.FormatETag(XxHash128.HashToUInt128(content.Span));
+            info = await store.PutWholeAsync(key, content, commit, etag, cancellationToken);
         }
         else
         {
@@ -68,6 +68,7 @@ internal sealed class S3ObjectWriter(S3ObjectStore store, S3Connection s3, Array
             }
 
             await _multipart.CompleteAsync(cancellationToken);
+            var etag = commit.ETag ?? await store.HashStagedAsync(_multipart.ObjectKey, cancellationToken);
             info = await store.CommitStagedAsync(_multipart.ObjectKey, key, Length, commit, etag, cancellationToken);
         }
 
