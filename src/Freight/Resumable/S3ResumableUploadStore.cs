@@ -248,13 +248,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             return null;
         }
 
-        using var request = new HttpRequestMessage(HttpMethod.Get, _s3.Presign(HttpVerb.GET, _s3.ObjectKey(StateKey(id))));
-        if (!withTail)
-        {
-            request.Headers.Range = new System.Net.Http.Headers.RangeHeaderValue(0, RecordReadBytes - 1);
-        }
-
-        using var response = await _s3.Http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        using var response = await GetStateAsync(id, withTail, cancellationToken);
         if (response.StatusCode == HttpStatusCode.NotFound)
         {
             return null;
@@ -279,6 +273,31 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             ?? throw new IOException($"The state of upload '{id}' is empty.");
         var tail = withTail ? body.AsMemory(recordBytes) : ReadOnlyMemory<byte>.Empty;
         return new Loaded(state, tail, response.Headers.ETag?.ToString() ?? "");
+    }
+
+    /// <summary>
+    /// GETs the state object (only its first bytes unless <paramref name="withTail"/>). RGW answers a GET racing an
+    /// overwrite of the same small object with a 500 now and then (seen in the abort tests): 5xx is tried three
+    /// times, as the store's body transfers are.
+    /// </summary>
+    private async Task<HttpResponseMessage> GetStateAsync(string id, bool withTail, CancellationToken cancellationToken)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Get, _s3.Presign(HttpVerb.GET, _s3.ObjectKey(StateKey(id))));
+            if (!withTail)
+            {
+                request.Headers.Range = new System.Net.Http.Headers.RangeHeaderValue(0, RecordReadBytes - 1);
+            }
+
+            var response = await _s3.Http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+            if (response.StatusCode < HttpStatusCode.InternalServerError || attempt == 3)
+            {
+                return response;
+            }
+
+            response.Dispose();
+        }
     }
 
     /// <summary>
