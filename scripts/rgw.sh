@@ -182,7 +182,9 @@ bluestore block size = 21474836480
 osd memory target = 1073741824
 [client.rgw.gw]
 rgw data = $dir/rgw
-rgw frontends = beast endpoint=127.0.0.1:$port
+# tcp_nodelay: without it a response RGW writes in two parts (CopyObject's headers, then its XML) waits
+# for the client's delayed ACK, 40 ms per copy on loopback (seen in RGW's log as a 44 ms gap after each copy).
+rgw frontends = beast endpoint=127.0.0.1:$port tcp_nodelay=1
 # No lifecycle worker: nothing here sets lifecycle rules, and its 5 s retry sleep held up every stop.
 rgw enable lc threads = false
 EOF
