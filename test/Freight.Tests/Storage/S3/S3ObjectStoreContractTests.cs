@@ -84,8 +84,12 @@ public sealed class S3ObjectStoreContractTests(RgwServer rgw) : ObjectStoreContr
 
         Assert.Equal(ContentETag(data), info.ETag);
         Assert.Equal(size, info.Length);
+        // The commit answers from the copy's result, no HEAD: the same modification time a HEAD reports.
+        Assert.Equal((await store.GetInfoAsync("big/object.bin"))?.LastModified, info.LastModified);
         Assert.Equal(data, await ReadAllAsync(store, "big/object.bin"));
         Assert.Equal(["big/object.bin"], await ListKeysAsync(store, "", 10));
+        // The staged object is deleted after the commit has answered.
+        await store.StagedObjectsDeletedAsync();
         var prefix = store.Connection.Options.Prefix;
         var everything = await rgw.Client.ListObjectsV2Async(new ListObjectsV2Request { BucketName = _bucket, Prefix = prefix });
         Assert.Equal([prefix + "big/object.bin"], (everything.S3Objects ?? []).Select(o => o.Key));
