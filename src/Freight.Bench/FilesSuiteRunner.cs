@@ -302,6 +302,7 @@ public sealed class FilesSuiteRunner(
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
         var serverAfter = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var s3After = rgw?.CaptureDataPath();
+        double? storeCpu = null;
         if (scenario.IsPeer && peerBefore is not null && ProcessStatSnapshot.Capture(nginx!.ProcessId) is { } peerAfter)
         {
             // The peer's CPU in the same shape as our server's snapshots: only CPU seconds are known.
@@ -311,7 +312,9 @@ public sealed class FilesSuiteRunner(
         else if (s3Before is { } before && s3After is { } after)
         {
             // On S3 the server side is the S3 server's data path (radosgw and ceph-osd), plus Freight for the API's
-            // rows: CPU per GiB then compares what storing a GiB costs the machine either way.
+            // rows: CPU per GiB then compares what storing a GiB costs the machine either way. The S3 server's
+            // share is kept apart too, so Freight's own cost is the difference.
+            storeCpu = after.CpuSeconds - before.CpuSeconds;
             if (scenario.IsS3Direct)
             {
                 serverBefore = PeerSnapshot(before.CpuSeconds, before.WorkingSetBytes);
@@ -324,7 +327,7 @@ public sealed class FilesSuiteRunner(
             }
         }
 
-        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter);
+        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu);
     }
 
     private static Freight.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
@@ -641,7 +644,8 @@ public sealed class FilesSuiteRunner(
             result.Server = new SideCost(
                 samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
                 AllocatedBytesPerTransfer: scenario.IsPeer ? null : samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes));
+                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
+                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null);
         }
 
         return result;

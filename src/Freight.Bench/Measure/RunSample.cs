@@ -11,7 +11,8 @@ public sealed record RunSample(
     double ClientCpuSeconds,
     long ClientAllocatedBytes,
     RuntimeSnapshot? ServerBefore,
-    RuntimeSnapshot? ServerAfter)
+    RuntimeSnapshot? ServerAfter,
+    double? StoreCpuSeconds = null)
 {
     public double BytesPerSecond => Bytes / Seconds;
 }

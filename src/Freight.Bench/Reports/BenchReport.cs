@@ -92,7 +92,8 @@ public sealed record SideCost(
     long? DiskBytesWritten = null,
     long? WorkingSetBytesMax = null,
     double? CpuSecondsPerResponse = null,
-    double? DiskBytesWrittenPerResponse = null);
+    double? DiskBytesWrittenPerResponse = null,
+    double? StoreCpuSecondsPerGiB = null);
 
 /// <summary>
 /// One second of a load run: connections open, responses completed and their p50/p99 (client), and the

@@ -40,7 +40,7 @@ public static class ConsoleReport
                 $"{F(r.BytesPerSecond.Min / MiB, "0")}–{F(r.BytesPerSecond.Max / MiB, "0")}",
                 r.EfficiencyVsTcp is { } e ? F(e * 100, "0") + "%" : "",
                 r.TimeToFirstByteSeconds is { } t ? F(t.Median * 1000, "0.0") : "",
-                r.Server?.CpuSecondsPerGiB is { } s ? F(s, "0.00") : "",
+                ServerCpu(r.Server),
                 r.Client?.CpuSecondsPerGiB is { } c ? F(c, "0.00") : "",
                 Published(r),
                 r.Published is { } p ? F(median / p.Value, "0.0") + "×" : "",
@@ -222,6 +222,13 @@ public static class ConsoleReport
             }
         }
     }
+
+    /// <summary>Server CPU per GiB; where Freight relays to an S3 server, the S3 server's share in brackets.</summary>
+    private static string ServerCpu(SideCost? server) => server?.CpuSecondsPerGiB is not { } total
+        ? ""
+        : server.StoreCpuSecondsPerGiB is { } store && Math.Abs(total - store) > 0.005
+            ? $"{F(total, "0.00")} (S3 {F(store, "0.00")})"
+            : F(total, "0.00");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
 
