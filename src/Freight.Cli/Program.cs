@@ -8,7 +8,7 @@ using Freight.Server.Hosting;
 // freight serve | bench | compare | report | put | get — see README.md.
 const string Usage = """
     usage: freight <command> [options]
-      serve   run the file transfer service and the lab (--urls, --data-dir, --max-body-bytes, --fsync true)
+      serve   run the file transfer service and the lab (freight serve --help)
       bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
       compare show bench result files side by side, crank-style, or scenarios of one run (freight compare --help)
       report  render result files as an HTML page with charts, Markdown tables or CSV (freight report --help)

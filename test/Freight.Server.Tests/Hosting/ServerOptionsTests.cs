@@ -80,6 +80,23 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.All(lines, l => Assert.StartsWith("error: Freight:", l, StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData("--help")]
+    [InlineData("-h")]
+    public async Task RunAsync_Help_PrintsTheSwitchesAndServesNothing(string help)
+    {
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+
+        var exitCode = await FreightServer.RunAsync([help], output, error);
+
+        Assert.Equal(0, exitCode);
+        Assert.StartsWith("usage: freight serve", output.ToString(), StringComparison.Ordinal);
+        Assert.All(FreightConfiguration.SwitchMappings.Keys, name => Assert.Contains(name, output.ToString(), StringComparison.Ordinal));
+        Assert.DoesNotContain(output.ToString().Split(Environment.NewLine), line => line.StartsWith("listening:", StringComparison.Ordinal));
+        Assert.Equal("", error.ToString());
+    }
+
     [Fact]
     public async Task Create_FreightKeyOnCommandLine_BindsTheOption()
     {
