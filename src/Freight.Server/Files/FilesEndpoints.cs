@@ -182,7 +182,9 @@ public static class FilesEndpoints
         var representation = new FileRepresentation(info.Length, info.LastModified, EntityTagHeaderValue.Parse(info.ETag), contentType, reader.Content);
         if (request.Headers[WantDigest.WantReprDigestHeader].Count > 0)
         {
-            await AnswerWantReprDigestAsync(context, store, reader);
+            // A 304 or 412 sends no representation: a digest not kept yet is not worth reading the whole object for.
+            var answersWithBody = Preconditions.Evaluate(request, representation.EntityTag, representation.LastModified) == PreconditionOutcome.Proceed;
+            await AnswerWantReprDigestAsync(context, store, reader, computeIfMissing: answersWithBody);
         }
 
         if (reader.FileHandle is null && reader.Content is null)
@@ -241,8 +243,11 @@ public static class FilesEndpoints
             context.RequestAborted);
     }
 
-    /// <summary>Want-Repr-Digest (RFC 9530 §4): the stored digest, or one computed now and kept for the next request.</summary>
-    private static async Task AnswerWantReprDigestAsync(HttpContext context, IObjectStore store, IObjectReader reader)
+    /// <summary>
+    /// Want-Repr-Digest (RFC 9530 §4): the stored digest, or (<paramref name="computeIfMissing"/>) one computed now
+    /// and kept for the next request.
+    /// </summary>
+    private static async Task AnswerWantReprDigestAsync(HttpContext context, IObjectStore store, IObjectReader reader, bool computeIfMissing)
     {
         if (!WantDigest.TryParse(context.Request.Headers[WantDigest.WantReprDigestHeader], out var preferences)
             || WantDigest.SelectPreferred(preferences) is not { } algorithm)
@@ -254,6 +259,11 @@ public static class FilesEndpoints
         var info = reader.Info;
         if (!info.Digests.TryGetValue(algorithm.Name, out var digest))
         {
+            if (!computeIfMissing)
+            {
+                return;
+            }
+
             digest = await ComputeDigestAsync(reader, algorithm, context.RequestAborted);
             await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
         }

@@ -188,6 +188,29 @@ public abstract class FilesDigestTests(FilesServer server)
         await AssertStatusAsync(second, HttpStatusCode.OK);
         Assert.Equal(Sha256Field(s_content), Assert.Single(second.Headers.GetValues("Repr-Digest")));
     }
+
+    [Fact]
+    public async Task Get_WantReprDigestWith304Or412_ComputesNothingAndKeepsNothing()
+    {
+        var key = $"{NewRoot()}/conditional.bin";
+        await CreateAsync(server, key, s_content);
+
+        using (var notModified = await SendAsync(server, HttpMethod.Get, "/files/" + key, ("Want-Repr-Digest", "sha-256=1"), ("If-None-Match", ETag(s_content))))
+        {
+            await AssertStatusAsync(notModified, HttpStatusCode.NotModified);
+            Assert.False(notModified.Headers.Contains("Repr-Digest"));
+        }
+
+        using (var failed = await SendAsync(server, HttpMethod.Get, "/files/" + key, ("Want-Repr-Digest", "sha-256=1"), ("If-Match", "\"other\"")))
+        {
+            await AssertStatusAsync(failed, HttpStatusCode.PreconditionFailed);
+            Assert.False(failed.Headers.Contains("Repr-Digest"));
+        }
+
+        // No digest was read and kept for answers that carry no representation.
+        var listed = await ListedAsync(server, key);
+        Assert.Equal(JsonValueKind.Null, listed!.Value.GetProperty("sha256").ValueKind);
+    }
 }
 
 public sealed class FilesDigestFileSystemTests(FileSystemFilesServer server) : FilesDigestTests(server), IClassFixture<FileSystemFilesServer>;
