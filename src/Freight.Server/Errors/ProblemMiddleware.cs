@@ -82,6 +82,8 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         Freight.Storage.KeyConflictException => (409, "Conflict"),
         // The S3 store's server refused or failed (its status and message in the detail): not the client's fault.
         Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed"),
+        // ...or could not be reached (the server's only outgoing HTTP is the S3 store's).
+        HttpRequestException or Amazon.Runtime.AmazonClientException => (502, "Object store unreachable"),
         _ => null,
     };
 

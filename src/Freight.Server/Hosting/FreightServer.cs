@@ -192,10 +192,39 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
-        App.Services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
+        var files = App.Services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
+        if (files is S3ObjectStore bucket)
+        {
+            await CheckBucketAsync(bucket, cancellationToken);
+        }
+
         Freight.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
         App.Services.GetRequiredService<Freight.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// A bucket that does not exist or refuses the keys is a configuration error: refused at start (exit 2), not
+    /// a 502 on every request. An S3 server that cannot be reached yet is logged and waited for by the requests.
+    /// </summary>
+    private async Task CheckBucketAsync(S3ObjectStore bucket, CancellationToken cancellationToken)
+    {
+        string? problem;
+        try
+        {
+            problem = await bucket.Connection.BucketProblemAsync(cancellationToken);
+        }
+        catch (Exception unreachable) when (unreachable is HttpRequestException or IOException or Amazon.Runtime.AmazonServiceException or Amazon.Runtime.AmazonClientException)
+        {
+            App.Services.GetRequiredService<ILoggerFactory>().CreateLogger<FreightServer>()
+                .LogWarning(unreachable, "The S3 store's server did not answer at start ({Endpoint}); requests answer 502 until it does.", Options.S3.Endpoint);
+            return;
+        }
+
+        if (problem is not null)
+        {
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"Freight:S3:Bucket: {problem}."]);
+        }
     }
 
     public async ValueTask DisposeAsync()
@@ -257,7 +286,20 @@ public sealed class FreightServer : IAsyncDisposable
 
         await using (server)
         {
-            await server.StartAsync();
+            try
+            {
+                await server.StartAsync();
+            }
+            catch (OptionsValidationException refused)
+            {
+                foreach (var failure in refused.Failures)
+                {
+                    await error.WriteLineAsync($"error: {failure}");
+                }
+
+                return 2;
+            }
+
             if (server.Certificate is not null)
             {
                 await output.WriteLineAsync($"certificate-sha256: {SelfSignedCertificate.Fingerprint(server.Certificate)}");

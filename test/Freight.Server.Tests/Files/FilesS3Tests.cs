@@ -86,20 +86,15 @@ public sealed class FilesS3Tests(S3FilesServer server, Xunit.Abstractions.ITestO
     }
 
     [Fact]
-    public async Task Put_BucketMissing_502ProblemAndTheServerKeepsServing()
+    public async Task Put_BucketGoneAfterStart_502ProblemAndTheServerKeepsServing()
     {
         // The object store failing is not the client's fault: 502 with S3's reason, logged once, server unharmed.
-        var rgw = await SharedRgw.GetAsync();
         var directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
-        await using var missing = Freight.Server.Hosting.FreightServer.Create(
-        [
-            "--urls", "http://127.0.0.1:0", "--data-dir", directory,
-            "--Freight:Files:Store", "S3", "--Freight:S3:Endpoint", rgw.Endpoint.GetLeftPart(UriPartial.Authority),
-            "--Freight:S3:Bucket", "no-such-bucket-" + Guid.NewGuid().ToString("N")[..8],
-            "--Freight:S3:AccessKey", RgwProcess.AccessKey, "--Freight:S3:SecretKey", RgwProcess.SecretKey,
-        ]);
-        await missing.StartAsync();
-        using var client = new HttpClient { BaseAddress = new Uri(missing.Urls.Single()) };
+        var bucket = await SharedRgw.CreateBucketAsync(nameof(FilesS3Tests));
+        await using var server = Freight.Server.Hosting.FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", directory, .. bucket.FreightArguments()]);
+        await server.StartAsync();
+        await bucket.DisposeAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(server.Urls.Single()) };
 
         using var put = await client.PutAsync("/files/a.bin", new ByteArrayContent(Content(1000, seed: 92)));
         using var ping = await client.GetAsync("/lab/ping");
@@ -108,6 +103,78 @@ public sealed class FilesS3Tests(S3FilesServer server, Xunit.Abstractions.ITestO
         Assert.Contains("NoSuchBucket", await put.Content.ReadAsStringAsync(), StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.OK, ping.StatusCode);
         Directory.Delete(directory, recursive: true);
+    }
+
+    [Fact]
+    public async Task Serve_BucketMissing_Exit2WithTheReasonBeforeListening()
+    {
+        var rgw = await SharedRgw.GetAsync();
+        var bucket = "no-such-bucket-" + Guid.NewGuid().ToString("N")[..8];
+
+        var (exitCode, output, error) = await RunServeAsync(rgw.Endpoint.GetLeftPart(UriPartial.Authority), bucket, RgwProcess.SecretKey);
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal("", output);
+        Assert.Equal($"error: Freight:S3:Bucket: the bucket '{bucket}' does not exist on {rgw.Endpoint.GetLeftPart(UriPartial.Authority)}.", error.Trim());
+    }
+
+    [Fact]
+    public async Task Serve_WrongSecretKey_Exit2WithTheReasonBeforeListening()
+    {
+        var rgw = await SharedRgw.GetAsync();
+        await using var bucket = await SharedRgw.CreateBucketAsync(nameof(FilesS3Tests));
+
+        var (exitCode, output, error) = await RunServeAsync(rgw.Endpoint.GetLeftPart(UriPartial.Authority), bucket.Name, "not-the-secret");
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal("", output);
+        Assert.StartsWith($"error: Freight:S3:Bucket: {rgw.Endpoint.GetLeftPart(UriPartial.Authority)} refuses these keys access to the bucket '{bucket.Name}' (403", error.Trim(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Start_S3ServerUnreachable_ServesAnd502sUntilItAnswers()
+    {
+        // Nothing listens there: at start that is a warning, not a refusal (the S3 server may come up later).
+        using var closed = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        closed.Start();
+        var port = ((IPEndPoint)closed.LocalEndpoint).Port;
+        closed.Stop();
+        var directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+        await using var server = Freight.Server.Hosting.FreightServer.Create(
+        [
+            "--urls", "http://127.0.0.1:0", "--data-dir", directory,
+            "--Freight:Files:Store", "S3", "--Freight:S3:Endpoint", $"http://127.0.0.1:{port}", "--Freight:S3:Bucket", "files",
+            "--Freight:S3:AccessKey", RgwProcess.AccessKey, "--Freight:S3:SecretKey", RgwProcess.SecretKey,
+        ]);
+
+        await server.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(server.Urls.Single()) };
+        using var put = await client.PutAsync("/files/a.bin", new ByteArrayContent(Content(1000, seed: 93)));
+        using var ping = await client.GetAsync("/lab/ping");
+
+        await ProblemAssert.IsProblemAsync(put, HttpStatusCode.BadGateway);
+        Assert.Equal(HttpStatusCode.OK, ping.StatusCode);
+        Directory.Delete(directory, recursive: true);
+    }
+
+    private static async Task<(int ExitCode, string Output, string Error)> RunServeAsync(string endpoint, string bucket, string secretKey)
+    {
+        var directory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        var exitCode = await Freight.Server.Hosting.FreightServer.RunAsync(
+        [
+            "--urls", "http://127.0.0.1:0", "--data-dir", directory, "--store", "s3", "--s3-endpoint", endpoint, "--s3-bucket", bucket,
+            "--Freight:S3:AccessKey", RgwProcess.AccessKey, "--Freight:S3:SecretKey", secretKey,
+        ],
+            output,
+            error);
+        if (Directory.Exists(directory))
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+
+        return (exitCode, output.ToString(), error.ToString());
     }
 
     [Fact]

@@ -145,6 +145,29 @@ public sealed class S3Connection : IDisposable
         }
     }
 
+    /// <summary>
+    /// Whether the bucket exists and the keys may use it (HeadBucket): null when they may, else why not. An S3
+    /// server that cannot be reached, or fails, gives no answer: that throws, for the caller to decide.
+    /// </summary>
+    public async Task<string?> BucketProblemAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await Client.HeadBucketAsync(new HeadBucketRequest { BucketName = Bucket }, cancellationToken);
+            return null;
+        }
+        catch (AmazonS3Exception refused) when (refused.StatusCode is HttpStatusCode.NotFound)
+        {
+            return $"the bucket '{Bucket}' does not exist on {Where}";
+        }
+        catch (AmazonS3Exception refused) when (refused.StatusCode is HttpStatusCode.Forbidden or HttpStatusCode.BadRequest)
+        {
+            return $"{Where} refuses these keys access to the bucket '{Bucket}' ({(int)refused.StatusCode} {refused.ErrorCode})";
+        }
+    }
+
+    private string Where => string.IsNullOrEmpty(Options.Endpoint) ? $"AWS S3 ({Options.Region})" : Options.Endpoint;
+
     public async ValueTask DeleteObjectAsync(string objectKey, CancellationToken cancellationToken) =>
         await Client.DeleteObjectAsync(new DeleteObjectRequest { BucketName = Bucket, Key = objectKey }, cancellationToken);
 
