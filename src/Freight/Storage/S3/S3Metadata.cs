@@ -1,3 +1,4 @@
+using System.Globalization;
 using Amazon.S3.Model;
 
 namespace Freight.Storage.S3;
@@ -12,6 +13,12 @@ internal static class S3Metadata
     public const string ETag = "freight-etag";
     public const string ContentType = "freight-content-type";
     public const string DigestPrefix = "freight-digest-";
+
+    /// <summary>
+    /// Unix seconds of the version's own modification time, kept when metadata is rewritten (a digest added by a
+    /// self-copy): S3 dates a copy anew, but adding a digest does not modify the representation.
+    /// </summary>
+    public const string LastModified = "freight-last-modified";
 
     /// <summary>S3's type for objects stored without one; also what we send when the client gave none.</summary>
     public const string DefaultContentType = "application/octet-stream";
@@ -42,6 +49,7 @@ internal static class S3Metadata
         var digests = new Dictionary<string, byte[]>(StringComparer.Ordinal);
         string? etag = null;
         string? contentType = null;
+        DateTimeOffset? kept = null;
         foreach (var name in metadata.Keys)
         {
             var bare = name.StartsWith("x-amz-meta-", StringComparison.OrdinalIgnoreCase) ? name["x-amz-meta-".Length..] : name;
@@ -53,6 +61,10 @@ internal static class S3Metadata
             else if (bare.Equals(ContentType, StringComparison.OrdinalIgnoreCase))
             {
                 contentType = value;
+            }
+            else if (bare.Equals(LastModified, StringComparison.OrdinalIgnoreCase) && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var seconds))
+            {
+                kept = DateTimeOffset.FromUnixTimeSeconds(seconds);
             }
             else if (bare.StartsWith(DigestPrefix, StringComparison.OrdinalIgnoreCase))
             {
@@ -66,7 +78,7 @@ internal static class S3Metadata
             contentType = head.Headers.ContentType;
         }
 
-        var modified = head.LastModified is { } time ? new DateTimeOffset(DateTime.SpecifyKind(time.ToUniversalTime(), DateTimeKind.Utc)) : DateTimeOffset.UnixEpoch;
+        var modified = kept ?? (head.LastModified is { } time ? new DateTimeOffset(DateTime.SpecifyKind(time.ToUniversalTime(), DateTimeKind.Utc)) : DateTimeOffset.UnixEpoch);
         return new ObjectInfo(key, head.ContentLength, modified, etag, contentType, digests);
     }
 }

@@ -147,7 +147,9 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
             merged[algorithm] = value;
         }
 
-        var copy = CopyWithMetadata(objectKey, objectKey, S3Metadata.From(info.ETag, info.ContentType, merged), info.ContentType);
+        var metadata = S3Metadata.From(info.ETag, info.ContentType, merged);
+        metadata[S3Metadata.LastModified] = info.LastModified.ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture);
+        var copy = CopyWithMetadata(objectKey, objectKey, metadata, info.ContentType);
         // RGW's spelling of the copy-source guard (the standard x-amz-copy-source-if-match is ignored there):
         // a version replaced since the HEAD keeps its own metadata.
         copy.Headers["x-amz-copy-if-match"] = head.ETag;

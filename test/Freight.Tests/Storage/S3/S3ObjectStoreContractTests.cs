@@ -126,6 +126,23 @@ public sealed class S3ObjectStoreContractTests(RgwServer rgw) : ObjectStoreContr
     }
 
     [Fact]
+    public async Task AddDigests_SecondsLater_KeepsTheVersionsLastModified()
+    {
+        // S3 dates the metadata-rewriting self-copy anew; adding a digest must not look like a modification.
+        var store = CreateS3Store();
+        var data = DeterministicPayload.Create(4000, seed: 7);
+        var committed = await PutAsync(store, "dated.bin", data, new ObjectCommit { ETag = ContentETag(data) });
+        await Task.Delay(TimeSpan.FromSeconds(1.2));
+
+        await store.AddDigestsAsync("dated.bin", committed.ETag, new Dictionary<string, byte[]> { ["sha-256"] = [1, 2] });
+
+        var info = await store.GetInfoAsync("dated.bin");
+        Assert.NotNull(info);
+        Assert.Equal([1, 2], info.Digests["sha-256"]);
+        Assert.Equal(committed.LastModified, info.LastModified);
+    }
+
+    [Fact]
     public async Task ObjectWrittenByAnotherTool_DescribedByS3ETagAndType()
     {
         var store = CreateS3Store();
