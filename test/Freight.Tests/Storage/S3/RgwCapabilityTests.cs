@@ -208,6 +208,23 @@ public sealed class RgwCapabilityTests(RgwServer rgw) : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CopyObject_ResultLastModified_IsTheNewObjectsOwnTime()
+    {
+        // The S3 store answers a multipart commit with the copy result's time instead of a HEAD after it.
+        await S3.PutObjectAsync(new PutObjectRequest { BucketName = _bucket, Key = "dated/source", ContentBody = "x" });
+        var source = await S3.GetObjectMetadataAsync(_bucket, "dated/source");
+        await Task.Delay(TimeSpan.FromSeconds(1.2));
+
+        var copied = await S3.CopyObjectAsync(new CopyObjectRequest { SourceBucket = _bucket, SourceKey = "dated/source", DestinationBucket = _bucket, DestinationKey = "dated/copy" });
+        var copy = await S3.GetObjectMetadataAsync(_bucket, "dated/copy");
+
+        var reported = DateTimeOffset.Parse(copied.LastModified, System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.AssumeUniversal);
+        var headSeconds = new DateTimeOffset(DateTime.SpecifyKind(copy.LastModified!.Value.ToUniversalTime(), DateTimeKind.Utc)).ToUnixTimeSeconds();
+        Assert.Equal(headSeconds, reported.ToUnixTimeSeconds());
+        Assert.True(copy.LastModified > source.LastModified);
+    }
+
+    [Fact]
     public async Task CopyObject_OntoItselfWithMetadataReplace_UpdatesMetadataKeepsBytesAndETag()
     {
         var bytes = Payload(50_000, seed: 10);
