@@ -104,21 +104,6 @@ public sealed class FilesSuiteRunner(
         return (results, FilesRatios.Compute(results, sizes[^1]).ToList(), failures.Count == 0);
     }
 
-    /// <summary>
-    /// Issue 9's goals for the files API on the S3 store, from one run, at the largest payload: each direction
-    /// through Freight at least 0.9 of the same client talking to the S3 server directly.
-    /// </summary>
-    public static IEnumerable<RatioResult> S3Ratios(IReadOnlyList<ScenarioResult> results, long size)
-    {
-        ArgumentNullException.ThrowIfNull(results);
-        double? Rate(string id) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond?.Median;
-
-        var label = SizeText.Format(size);
-        yield return new RatioResult($"files/put / s3-direct-put, S3 store, {label}", FilesSuite.Put, FilesSuite.S3DirectPut, Rate(FilesSuite.Put) / Rate(FilesSuite.S3DirectPut), Goal: 0.9);
-        yield return new RatioResult($"files/get / s3-direct-get, S3 store, {label}", FilesSuite.Get, FilesSuite.S3DirectGet, Rate(FilesSuite.Get) / Rate(FilesSuite.S3DirectGet), Goal: 0.9);
-    }
-
     /// <summary>The files API's key of one payload size on S3: the PUT rows overwrite it, the GET rows read it.</summary>
     private static string S3ApiKey(long size) => $"bench/s3-{size}.bin";
 
@@ -139,7 +124,7 @@ public sealed class FilesSuiteRunner(
             }
 
             progress.SuiteFinished();
-            return (failed, S3Ratios(failed, sizes[^1]).ToList(), false);
+            return (failed, FilesRatios.ComputeS3(failed, sizes[^1]).ToList(), false);
         }
 
         var payloads = sizes.ToDictionary(size => size, size => DeterministicPayload.Create(size));
@@ -197,7 +182,7 @@ public sealed class FilesSuiteRunner(
         }
 
         progress.SuiteFinished();
-        return (results, S3Ratios(results, sizes[^1]).ToList(), failures.Count == 0);
+        return (results, FilesRatios.ComputeS3(results, sizes[^1]).ToList(), failures.Count == 0);
     }
 
     /// <summary>

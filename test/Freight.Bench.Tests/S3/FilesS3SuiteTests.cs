@@ -63,7 +63,7 @@ public sealed class FilesS3SuiteTests
             Row(FilesSuite.Put, TwentyMiB, 1), Row(FilesSuite.S3DirectPut, TwentyMiB, 1000),
         ];
 
-        var ratios = FilesSuiteRunner.S3Ratios(results, OneGiB).ToList();
+        var ratios = FilesRatios.ComputeS3(results, OneGiB).ToList();
 
         Assert.Equal(["files/put / s3-direct-put, S3 store, 1 GiB", "files/get / s3-direct-get, S3 store, 1 GiB"], ratios.Select(r => r.Name));
         Assert.Equal([0.9, 0.8], ratios.Select(r => Math.Round(r.Value!.Value, 6)));

@@ -48,7 +48,7 @@ public sealed class MemoryFilesServer() : FilesServer("--Freight:Files:Store", "
 /// </summary>
 public sealed class S3FilesServer() : FilesServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64")
 {
-    private RgwBucket? _bucket;
+    private readonly FixtureBucket _bucket = new();
 
     public override string? FilesDirectory => null;
 
@@ -58,21 +58,11 @@ public sealed class S3FilesServer() : FilesServer("--Freight:Files:MaxConcurrent
     /// <summary>A client of the RGW the server stores in.</summary>
     public AmazonS3Client S3 => RgwBucket.Client;
 
-    public RgwBucket RgwBucket => _bucket ?? throw new InvalidOperationException("The server is not started.");
+    public RgwBucket RgwBucket => _bucket.Bucket;
 
-    protected override async Task<string[]> StartArgumentsAsync()
-    {
-        _bucket = await SharedRgw.CreateBucketAsync(GetType().Name);
-        return _bucket.FreightArguments();
-    }
+    protected override Task<string[]> StartArgumentsAsync() => _bucket.CreateAsync(GetType().Name);
 
-    protected override async Task AfterStopAsync()
-    {
-        if (_bucket is not null)
-        {
-            await _bucket.DisposeAsync();
-        }
-    }
+    protected override Task AfterStopAsync() => _bucket.DeleteAsync();
 }
 
 /// <summary>Bearer tokens: <see cref="ReadToken"/> may read, <see cref="WriteToken"/> may read and write.</summary>

@@ -1,5 +1,6 @@
 using Amazon.S3;
 using Freight.Server.Tests.Files;
+using Freight.Server.Tests.Infrastructure;
 using Freight.Testing.Rgw;
 
 namespace Freight.Server.Tests.Tus;
@@ -58,7 +59,7 @@ public sealed class MemoryTusServer() : TusServer("--Freight:Files:Store", "Memo
 /// </summary>
 public sealed class S3TusServer() : TusServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64", "--Freight:S3:PartBytes", "5242880")
 {
-    private RgwBucket? _bucket;
+    private readonly FixtureBucket _bucket = new();
 
     public override string? FilesDirectory => null;
 
@@ -72,21 +73,11 @@ public sealed class S3TusServer() : TusServer("--Freight:Files:MaxConcurrentUplo
     /// <summary>A client of the RGW the server stores in.</summary>
     public AmazonS3Client S3 => RgwBucket.Client;
 
-    public RgwBucket RgwBucket => _bucket ?? throw new InvalidOperationException("The server is not started.");
+    public RgwBucket RgwBucket => _bucket.Bucket;
 
-    protected override async Task<string[]> StartArgumentsAsync()
-    {
-        _bucket = await SharedRgw.CreateBucketAsync(GetType().Name);
-        return _bucket.FreightArguments();
-    }
+    protected override Task<string[]> StartArgumentsAsync() => _bucket.CreateAsync(GetType().Name);
 
-    protected override async Task AfterStopAsync()
-    {
-        if (_bucket is not null)
-        {
-            await _bucket.DisposeAsync();
-        }
-    }
+    protected override Task AfterStopAsync() => _bucket.DeleteAsync();
 }
 
 /// <summary>Bearer tokens: <see cref="ReadToken"/> may read files, only <see cref="WriteToken"/> may upload.</summary>

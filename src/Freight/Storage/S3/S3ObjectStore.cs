@@ -322,19 +322,21 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
     /// </summary>
     private void DeleteStagedInBackground(string stagedObjectKey)
     {
-        var delete = Task.Run(async () =>
-        {
-            try
-            {
-                await _s3.DeleteObjectAsync(stagedObjectKey, CancellationToken.None);
-            }
-            catch (Exception)
-            {
-                // Left for the sweep.
-            }
-        });
+        var delete = DeleteStagedAsync(stagedObjectKey);
         _stagedDeletes.TryAdd(delete, 0);
         _ = delete.ContinueWith(done => _stagedDeletes.TryRemove(done, out _), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+    }
+
+    private async Task DeleteStagedAsync(string stagedObjectKey)
+    {
+        try
+        {
+            await _s3.DeleteObjectAsync(stagedObjectKey, CancellationToken.None);
+        }
+        catch (Exception)
+        {
+            // Left for the sweep.
+        }
     }
 
     /// <summary>Completes when the deletes of staged objects started so far have run.</summary>
