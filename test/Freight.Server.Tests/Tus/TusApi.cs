@@ -110,6 +110,31 @@ internal static partial class TusApi
         return await server.Client.SendAsync(request);
     }
 
+    /// <summary>
+    /// A chunked HTTP/1.1 <c>PATCH</c> the server refuses part-way (413 past Upload-Length or the limit), over a raw
+    /// socket: the server answers and closes while the body is still being sent, which can make HttpClient fail on
+    /// its send before it reads the answer. The body goes in the background while the answer is read.
+    /// </summary>
+    public static async Task<RawHttpResponse> PatchChunkedRefusedPartWayAsync(TusServer server, string path, long offset, byte[] body)
+    {
+        await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
+        await connection.SendAsync(RawHttpConnection.Head("PATCH", server.HttpAddress, path,
+            "Tus-Resumable: " + Version, "Content-Type: " + OffsetStream, "Upload-Offset: " + FilesApi.Invariant(offset), "Transfer-Encoding: chunked"));
+        byte[] wire = [.. RawHttpConnection.Chunked(body, 64 * 1024), .. RawHttpConnection.LastChunk];
+        var sending = connection.SendIgnoringServerCloseAsync(wire);
+        var response = await connection.ReadResponseAsync();
+        await connection.DisposeAsync();
+        await sending;
+        return response;
+    }
+
+    /// <summary>A tus refusal read off a raw socket: the problem+json with its status, and Tus-Resumable.</summary>
+    public static void AssertRefused(RawHttpResponse response, HttpStatusCode status)
+    {
+        ProblemAssert.IsProblem(response, status);
+        Assert.Equal(Version, response.Header("Tus-Resumable"));
+    }
+
     /// <summary>PATCHes <paramref name="content"/>[<paramref name="from"/>..] in chunks, asserting each 204 and offset; returns the last response's headers' Content-Location.</summary>
     public static async Task<string?> PatchAllAsync(TusServer server, string path, byte[] content, int chunkSize, long from = 0, Protocol protocol = Protocol.Http11)
     {

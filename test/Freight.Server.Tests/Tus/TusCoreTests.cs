@@ -211,14 +211,9 @@ public abstract class TusCoreTests(TusServer server)
         await PatchAllAsync(server, path, s_content[..1000], 1000);
         var tooLong = Content(2 * Payloads.MiB, seed: 74);
 
-        using var request = Request(server, HttpMethod.Patch, path);
-        request.Content = new StreamContent(new ForwardOnlyStream(tooLong));
-        request.Content.Headers.ContentType = new MediaTypeHeaderValue(OffsetStream);
-        request.Headers.TransferEncodingChunked = true;
-        AddHeaders(request, ("Upload-Offset", "1000"));
-        using var response = await server.Client.SendAsync(request);
+        var response = await PatchChunkedRefusedPartWayAsync(server, path, 1000, tooLong);
 
-        await AssertRefusedAsync(response, HttpStatusCode.RequestEntityTooLarge);
+        AssertRefused(response, HttpStatusCode.RequestEntityTooLarge);
         await AssertHoldsAsync(server, path, s_content, 1000, key);
         await PatchAllAsync(server, path, s_content, s_content.Length, from: 1000);
         await AssertFileAsync(server, key, s_content);

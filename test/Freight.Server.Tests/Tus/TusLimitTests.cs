@@ -73,15 +73,8 @@ public sealed class TusLimitTests(SmallTusServer server) : IClassFixture<SmallTu
         var path = await CreateDeferredAsync(server, key);
         await PatchAllAsync(server, path, content[..1000], 1000);
 
-        using (var request = Request(server, HttpMethod.Patch, path))
-        {
-            request.Content = new StreamContent(new ForwardOnlyStream(content[1000..]));
-            request.Content.Headers.ContentType = new MediaTypeHeaderValue(OffsetStream);
-            request.Headers.TransferEncodingChunked = true;
-            AddHeaders(request, ("Upload-Offset", "1000"));
-            using var response = await server.Client.SendAsync(request);
-            await AssertRefusedAsync(response, HttpStatusCode.RequestEntityTooLarge);
-        }
+        var response = await PatchChunkedRefusedPartWayAsync(server, path, 1000, content[1000..]);
+        AssertRefused(response, HttpStatusCode.RequestEntityTooLarge);
 
         await AssertHoldsAsync(server, path, content, 1000, key);
     }
