@@ -17,8 +17,8 @@ namespace Freight.Resumable;
 /// Each upload has a state object <c>{Prefix}.freight/tus/{id}</c>: its record and S3 state as JSON, followed by
 /// the tail — the last bytes, fewer than a part (S3 parts are ≥ 5 MiB, but a PATCH may carry a few bytes). Its
 /// bytes are the parts of one multipart upload to <c>.freight/tus/{id}.bin</c> plus that tail: offset = parts + tail.
-/// An append buffers a part in memory (≤ PartBytes per PATCH), uploads each full part and saves the state after
-/// it; every save is conditional on the state the append started from (If-Match on the state object's S3 ETag),
+/// An append uploads each full part in the background (PartsInFlight at once) and saves the state after each, in
+/// part order; every save is conditional on the state the append started from (If-Match on the state object's S3 ETag),
 /// so two nodes cannot both extend an upload: the second gets <see cref="ResumableOffsetConflictException"/>.
 /// When every byte is in, the multipart upload is completed ("sealed") to the staged object; completing copies it
 /// into place as the file (no bytes move on RGW).
@@ -342,8 +342,12 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
     private sealed record Loaded(S3UploadState State, ReadOnlyMemory<byte> Tail, string ETag);
 
     /// <summary>
-    /// An append: bytes fill a part-sized buffer that starts with the stored tail; each full buffer becomes the
-    /// next part and the state is saved after it. Disposing saves the rest (a part if ≥ 5 MiB, else the new tail);
+    /// An append: bytes fill a part-sized buffer that starts with the stored tail; each full buffer goes up as the
+    /// next part in the background (at most <see cref="S3StoreOptions.PartsInFlight"/> at once, as a PUT's parts do)
+    /// while the body keeps flowing into the next buffer. The state is saved after each part, in part order, and
+    /// only after every part before it was saved: the stored offset never counts a byte S3 does not hold. A part
+    /// that fails stops the saves (later parts are simply not listed); the append then fails, the upload staying
+    /// at the last saved offset. Disposing saves the rest (a part if ≥ 5 MiB, else the new tail);
     /// <see cref="DiscardAsync"/> puts back the state the append began with (its parts are then simply not listed:
     /// S3 drops unlisted parts at completion).
     /// </summary>
@@ -352,8 +356,14 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         private readonly S3ResumableUploadStore _store;
         private readonly Loaded _start;
         private readonly int _partBytes;
+        private readonly string _stagedKey;
+        private readonly Queue<Task> _partsInFlight = new();
         private S3UploadState _state;
         private string _etag;
+        private string? _multipartId;
+        private int _nextPartNumber;
+        // The last part's upload-then-save: the next part's save waits for it, so saves go in part order.
+        private Task _lastPartSaved = Task.CompletedTask;
         private byte[]? _buffer;
         private int _filled;
         private bool _finished;
@@ -365,6 +375,9 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             _state = start.State;
             _etag = start.ETag;
             _partBytes = store._s3.Options.PartBytes;
+            _stagedKey = store._s3.ObjectKey(StagedKey(start.State.Record.Id));
+            _multipartId = start.State.MultipartId;
+            _nextPartNumber = start.State.Parts.Count == 0 ? 1 : start.State.Parts[^1].Number + 1;
             _buffer = ArrayPool<byte>.Shared.Rent(_partBytes);
             start.Tail.CopyTo(_buffer);
             _filled = start.Tail.Length;
@@ -391,8 +404,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
                     rest = rest[count..];
                     if (_filled == _partBytes)
                     {
-                        await UploadBufferAsPartAsync(cancellationToken);
-                        await SaveAsync(cancellationToken);
+                        await StartBufferAsPartAsync(cancellationToken);
                     }
                 }
             }
@@ -406,9 +418,20 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             }
 
             _finished = true;
-            if (!ReferenceEquals(_state, _start.State))
+            try
             {
-                await _store.SaveAsync(_start.State with { LastActivityAt = _store._time.GetUtcNow() }, _start.Tail, _etag, cancellationToken);
+                await Task.WhenAll(_partsInFlight);
+            }
+            catch (Exception)
+            {
+                // Taken back anyway: the state the append began with is put back below.
+            }
+
+            if (!ReferenceEquals(_state, _start.State) || _multipartId != _start.State.MultipartId)
+            {
+                // A multipart upload begun here stays recorded (with no parts), so it is reused or aborted later.
+                var restored = _start.State with { MultipartId = _multipartId, LastActivityAt = _store._time.GetUtcNow() };
+                await _store.SaveAsync(restored, _start.Tail, _etag, cancellationToken);
             }
 
             Offset = StartOffset;
@@ -425,15 +448,19 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             _finished = true;
             try
             {
+                // A part that failed fails the append here, before anything past it is saved.
+                await Task.WhenAll(_partsInFlight);
                 if (Offset != StartOffset)
                 {
                     // Cut off or done: keep every byte received (a rest of ≥ 5 MiB can be a part; less stays the tail).
                     if (_filled >= S3StoreOptions.MinPartBytes)
                     {
-                        await UploadBufferAsPartAsync(CancellationToken.None);
+                        await StartBufferAsPartAsync(CancellationToken.None);
+                        await Task.WhenAll(_partsInFlight);
                     }
 
-                    await SaveAsync(CancellationToken.None);
+                    _state = _state with { LastActivityAt = _store._time.GetUtcNow(), TailLength = _filled };
+                    _etag = await _store.SaveAsync(_state, _buffer.AsMemory(0, _filled), _etag, CancellationToken.None);
                 }
             }
             finally
@@ -442,26 +469,56 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
             }
         }
 
-        private async ValueTask UploadBufferAsPartAsync(CancellationToken cancellationToken)
+        private async ValueTask StartBufferAsPartAsync(CancellationToken cancellationToken)
         {
-            var id = _state.Record.Id;
-            var stagedKey = _store._s3.ObjectKey(StagedKey(id));
-            if (_state.MultipartId is null)
+            foreach (var earlier in _partsInFlight)
             {
-                var started = await _store._s3.Client.InitiateMultipartUploadAsync(new InitiateMultipartUploadRequest { BucketName = _store._s3.Bucket, Key = stagedKey }, cancellationToken);
-                _state = _state with { MultipartId = started.UploadId };
+                if (earlier.IsFaulted || earlier.IsCanceled)
+                {
+                    await earlier;
+                }
             }
 
-            var number = _state.Parts.Count == 0 ? 1 : _state.Parts[^1].Number + 1;
-            var etag = await S3Transfers.UploadPartAsync(_store._s3, stagedKey, _state.MultipartId, number, _buffer.AsMemory(0, _filled), cancellationToken);
-            _state = _state with { Parts = [.. _state.Parts, new S3UploadPart(number, etag, _filled)] };
+            if (_partsInFlight.Count == _store._s3.Options.PartsInFlight)
+            {
+                await _partsInFlight.Dequeue();
+            }
+
+            if (_multipartId is null)
+            {
+                var started = await _store._s3.Client.InitiateMultipartUploadAsync(new InitiateMultipartUploadRequest { BucketName = _store._s3.Bucket, Key = _stagedKey }, cancellationToken);
+                _multipartId = started.UploadId;
+            }
+
+            var part = UploadPartThenSaveAsync(_buffer!, _filled, _nextPartNumber++, _lastPartSaved, cancellationToken);
+            _partsInFlight.Enqueue(part);
+            _lastPartSaved = part;
+            _buffer = ArrayPool<byte>.Shared.Rent(_partBytes);
             _filled = 0;
         }
 
-        private async ValueTask SaveAsync(CancellationToken cancellationToken)
+        private async Task UploadPartThenSaveAsync(byte[] buffer, int length, int number, Task previousPartSaved, CancellationToken cancellationToken)
         {
-            _state = _state with { LastActivityAt = _store._time.GetUtcNow(), TailLength = _filled };
-            _etag = await _store.SaveAsync(_state, _buffer.AsMemory(0, _filled), _etag, cancellationToken);
+            try
+            {
+                // Off the caller's stack: the request keeps flowing into the next buffer meanwhile.
+                await Task.Yield();
+                var etag = await S3Transfers.UploadPartAsync(_store._s3, _stagedKey, _multipartId!, number, buffer.AsMemory(0, length), cancellationToken);
+                await previousPartSaved;
+                // Saved with no tail: the bytes after this part are not stored yet.
+                _state = _state with
+                {
+                    MultipartId = _multipartId,
+                    Parts = [.. _state.Parts, new S3UploadPart(number, etag, length)],
+                    TailLength = 0,
+                    LastActivityAt = _store._time.GetUtcNow(),
+                };
+                _etag = await _store.SaveAsync(_state, ReadOnlyMemory<byte>.Empty, _etag, cancellationToken);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
         }
 
         private void ReturnBuffer()

@@ -130,6 +130,74 @@ public sealed class S3ResumableUploadStoreTests(RgwServer rgw) : ResumableUpload
     }
 
     [Fact]
+    public async Task OneAppend_OfManyParts_TheyGoUpTwoAtATimeAndEveryByteJoinsInOrder()
+    {
+        var files = CreateObjectStore($"t{Guid.NewGuid():N}/");
+        var uploads = new S3ResumableUploadStore(files);
+        var data = DeterministicPayload.Create(27 * MiB + 3, seed: 12);
+        var upload = NewUpload(data.Length);
+        await uploads.CreateAsync(upload);
+        await AppendAsync(uploads, upload.Id, 0, data.AsMemory(0, 2 * MiB));
+
+        // Five parts from one append (the stored tail first), written in 1 MiB pieces as a request body arrives.
+        await using (var appender = await uploads.BeginAppendAsync(upload.Id, 2 * MiB))
+        {
+            for (var offset = 2 * MiB; offset < data.Length; offset += MiB)
+            {
+                await appender.WriteAsync(new ReadOnlySequence<byte>(data.AsMemory(offset, Math.Min(MiB, data.Length - offset))));
+            }
+        }
+
+        Assert.Equal(data.Length, (await uploads.GetAsync(upload.Id))!.Offset);
+        await uploads.CompleteAsync((await uploads.GetAsync(upload.Id))!, "many.bin", new ObjectCommit { ETag = ContentETag(data) });
+        Assert.Equal(data, await ReadObjectAsync(files, "many.bin"));
+        Assert.Empty(await MultipartUploadsAsync(files));
+    }
+
+    [Fact]
+    public async Task APartThatFails_FailsTheAppendAndTheOffsetStaysAtTheLastSavedPart()
+    {
+        var files = CreateObjectStore($"t{Guid.NewGuid():N}/");
+        var uploads = new S3ResumableUploadStore(files);
+        var upload = NewUpload(40 * MiB);
+        await uploads.CreateAsync(upload);
+        var appender = await uploads.BeginAppendAsync(upload.Id, 0);
+        await appender.WriteAsync(new ReadOnlySequence<byte>(new byte[5 * MiB]));
+        Assert.True(await EventuallyAsync(async () => (await uploads.GetAsync(upload.Id))!.Offset == 5 * MiB), "the first part was never saved");
+
+        // The multipart upload vanishes under the append: its next part cannot go up.
+        var staged = (await rgw.Client.ListMultipartUploadsAsync(new ListMultipartUploadsRequest { BucketName = _bucket, Prefix = files.Connection.Options.Prefix })).MultipartUploads.Single();
+        await rgw.Client.AbortMultipartUploadAsync(_bucket, staged.Key, staged.UploadId);
+
+        // The write fails if the part already did, else the append's end does: never both succeed.
+        var writeFailed = await Record.ExceptionAsync(async () => await appender.WriteAsync(new ReadOnlySequence<byte>(new byte[11 * MiB])));
+        var endFailed = await Record.ExceptionAsync(async () => await appender.DisposeAsync());
+
+        Assert.True(writeFailed is not null || endFailed is not null, "the append ended as if every part went up");
+        Assert.Equal(5 * MiB, (await uploads.GetAsync(upload.Id))!.Offset);
+    }
+
+    [Fact]
+    public async Task Discard_OfTheAppendThatBeganTheMultipartUpload_KeepsItNamedSoDeleteAbortsIt()
+    {
+        var files = CreateObjectStore($"t{Guid.NewGuid():N}/");
+        var uploads = new S3ResumableUploadStore(files);
+        var upload = NewUpload(20 * MiB);
+        await uploads.CreateAsync(upload);
+        await AppendAsync(uploads, upload.Id, 0, new byte[3 * MiB]);
+        await using (var appender = await uploads.BeginAppendAsync(upload.Id, 3 * MiB))
+        {
+            await appender.WriteAsync(new ReadOnlySequence<byte>(new byte[4 * MiB]));
+            await appender.DiscardAsync();
+        }
+
+        Assert.Equal(3 * MiB, (await uploads.GetAsync(upload.Id))!.Offset);
+        Assert.True(await uploads.DeleteAsync(upload.Id));
+
+        Assert.Empty(await MultipartUploadsAsync(files));
+    }
+
+    [Fact]
     public async Task Delete_Unfinished_AbortsItsMultipartUploadAndRemovesItsState()
     {
         var files = CreateObjectStore($"t{Guid.NewGuid():N}/");
@@ -167,6 +235,23 @@ public sealed class S3ResumableUploadStoreTests(RgwServer rgw) : ResumableUpload
         Assert.Equal([$"{prefix}.freight/tus/{live.Id}"], await ObjectKeysAsync(files));
         await AppendAsync(uploads, live.Id, 6 * MiB, new byte[14 * MiB]);
         Assert.True((await uploads.GetAsync(live.Id))!.HasAllBytes);
+    }
+
+    /// <summary>A bounded wait for something the store does in the background, not a timing assertion.</summary>
+    private static async Task<bool> EventuallyAsync(Func<Task<bool>> condition)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(20);
+        while (!await condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+
+            await Task.Delay(50);
+        }
+
+        return true;
     }
 
     private static string ContentETag(byte[] data) => FileSystemObjectStore.FormatETag(Freight.Hashing.XxHash128.HashToUInt128(data));

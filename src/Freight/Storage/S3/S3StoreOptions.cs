@@ -35,8 +35,9 @@ public sealed class S3StoreOptions
     public int PartBytes { get; set; } = 16 * 1024 * 1024;
 
     /// <summary>
-    /// Parts uploaded at once per write; memory per write is at most (this + 1) × <see cref="PartBytes"/>. 4: not
-    /// tuned — enough that the request never waits on one part's round trip, 80 MiB per write at the default size.
+    /// Parts uploaded at once per write (a PUT or a tus PATCH); memory per write is at most (this + 1) ×
+    /// <see cref="PartBytes"/>. 4: not tuned — enough that the request never waits on one part's round trip,
+    /// 80 MiB per write at the default size.
     /// </summary>
     public int PartsInFlight { get; set; } = 4;
 
