@@ -115,18 +115,12 @@ internal static partial class TusApi
     /// socket: the server answers and closes while the body is still being sent, which can make HttpClient fail on
     /// its send before it reads the answer. The body goes in the background while the answer is read.
     /// </summary>
-    public static async Task<RawHttpResponse> PatchChunkedRefusedPartWayAsync(TusServer server, string path, long offset, byte[] body)
-    {
-        await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
-        await connection.SendAsync(RawHttpConnection.Head("PATCH", server.HttpAddress, path,
-            "Tus-Resumable: " + Version, "Content-Type: " + OffsetStream, "Upload-Offset: " + FilesApi.Invariant(offset), "Transfer-Encoding: chunked"));
-        byte[] wire = [.. RawHttpConnection.Chunked(body, 64 * 1024), .. RawHttpConnection.LastChunk];
-        var sending = connection.SendIgnoringServerCloseAsync(wire);
-        var response = await connection.ReadResponseAsync();
-        await connection.DisposeAsync();
-        await sending;
-        return response;
-    }
+    public static Task<RawHttpResponse> PatchChunkedRefusedPartWayAsync(TusServer server, string path, long offset, byte[] body) =>
+        FilesApi.RawAsync(
+            server.HttpAddress,
+            RawHttpConnection.Head("PATCH", server.HttpAddress, path,
+                "Tus-Resumable: " + Version, "Content-Type: " + OffsetStream, "Upload-Offset: " + FilesApi.Invariant(offset), "Transfer-Encoding: chunked"),
+            [.. RawHttpConnection.Chunked(body, 64 * 1024), .. RawHttpConnection.LastChunk]);
 
     /// <summary>A tus refusal read off a raw socket: the problem+json with its status, and Tus-Resumable.</summary>
     public static void AssertRefused(RawHttpResponse response, HttpStatusCode status)
