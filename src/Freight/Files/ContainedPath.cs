@@ -1,50 +1,23 @@
-using System.Diagnostics.CodeAnalysis;
-
 namespace Freight.Files;
 
 /// <summary>
-/// Maps keys to paths under a file-system store's root and checks that a path never leaves the root
-/// through a symbolic link.
+/// The portable half of <see cref="Storage.ContainedDirectory"/>: checks that a path never leaves a store's
+/// root through a symbolic link, by looking at each component (lstat) before the operation. Used where the
+/// kernel cannot resolve a path beneath a directory handle itself (not Linux).
 /// </summary>
 /// <remarks>
-/// <para>Policy: every symbolic link at or below the root is refused — in the middle of a path or as
-/// the leaf, dangling or not, pointing outside the root or inside it. Freight never makes links in its
-/// data directory, so any link there was put by someone else; resolving targets instead would be
-/// racy (a link inside can be re-pointed outside at any time) and multi-hop. The root itself and its
-/// ancestors are the operator's choice and are followed. Windows junctions count as links too
+/// <para>Policy: every symbolic link below the root is refused — in the middle of a path or as the leaf,
+/// dangling or not, pointing outside the root or inside it. Windows junctions count as links too
 /// (<see cref="FileAttributes.ReparsePoint"/>). Hard links cannot be told from plain files cheaply and
 /// are not checked; they cannot cross file systems and cannot be made through the API.</para>
-/// <para>Limit (TOCTOU): the check and the later open are separate system calls, so a local user who
-/// can write to the data directory could swap a directory for a link in between. .NET has no portable
-/// O_NOFOLLOW/openat and no portable way to read back an opened handle's path, so this is not closed,
-/// only narrowed: check before creating parent directories and again before opening, and write
-/// through a temp file renamed into place (rename(2) replaces a link at the destination rather than
-/// writing through it). Keep the data directory writable by the service account only.</para>
+/// <para>Limit (TOCTOU): the check and the later call are separate system calls, so a local user who
+/// can write to the data directory could swap a directory for a link in between. This is narrowed, not
+/// closed: the check runs before every operation, and writes go through a temp file renamed into place
+/// (a rename replaces a link at the destination rather than writing through it). Keep the data directory
+/// writable by the service account only. On Linux the kernel does the resolution and there is no window.</para>
 /// </remarks>
-public static class ContainedPath
+internal static class ContainedPath
 {
-    /// <summary>
-    /// The full path of <paramref name="key"/> under <paramref name="root"/> (absolute). Pure string
-    /// work: nothing on disk is looked at; use <see cref="TryCombine"/> to check links as well.
-    /// </summary>
-    public static string Combine(string root, StorageKey key)
-    {
-        ArgumentNullException.ThrowIfNull(key);
-        var relative = Path.DirectorySeparatorChar == '/' ? key.Value : key.Value.Replace('/', Path.DirectorySeparatorChar);
-        return Path.Join(NormalizeRoot(root), relative);
-    }
-
-    /// <summary>
-    /// <see cref="Combine"/>, then <see cref="IsContained"/>. Usable before creating a file (missing
-    /// parent directories are fine) and before opening one.
-    /// </summary>
-    public static bool TryCombine(string root, StorageKey key, [NotNullWhen(true)] out string? fullPath)
-    {
-        var path = Combine(root, key);
-        fullPath = IsContained(root, path) ? path : null;
-        return fullPath is not null;
-    }
-
     /// <summary>
     /// Whether <paramref name="fullPath"/> stays under <paramref name="root"/>: it must start with the
     /// root, have no empty, '.' or '..' segment below it, and no component from the first below the root

@@ -21,30 +21,33 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
 
     private readonly IObjectStore _target;
     private readonly bool _flushToDisk;
+    // Every file here is reached through it: a link planted as {id}.bin or {id}.json is never followed.
+    private readonly ContainedDirectory _files;
 
     public FileSystemResumableUploadStore(string directory, IObjectStore target, bool flushToDisk = false)
     {
         ArgumentNullException.ThrowIfNull(directory);
         ArgumentNullException.ThrowIfNull(target);
-        Directory = Path.GetFullPath(directory);
-        System.IO.Directory.CreateDirectory(Directory);
+        _files = new ContainedDirectory(directory);
         _target = target;
         _flushToDisk = flushToDisk;
     }
 
-    public string Directory { get; }
+    public string Directory => _files.FullName;
 
-    /// <summary>Where an upload's bytes are kept until it completes.</summary>
-    public string DataPath(string id) => Path.Combine(Directory, CheckedId(id) + DataSuffix);
+    /// <summary>Where an upload's bytes are kept until it completes (for looking from outside: the store opens nothing by path).</summary>
+    public string DataPath(string id) => _files.FullPath(DataName(id));
 
-    private string RecordPath(string id) => Path.Combine(Directory, CheckedId(id) + RecordSuffix);
+    private static string DataName(string id) => CheckedId(id) + DataSuffix;
+
+    private static string RecordName(string id) => CheckedId(id) + RecordSuffix;
 
     public ValueTask CreateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
         // The data file first: a record never names bytes that cannot be written. Reserving the declared
         // length (fallocate, length unchanged) spares the file system an allocation per append.
-        using (File.OpenHandle(DataPath(upload.Id), FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, upload.Length ?? 0))
+        using (_files.CreateNew(DataName(upload.Id), upload.Length ?? 0))
         {
         }
 
@@ -58,13 +61,16 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
     private ResumableUpload? Read(string id)
     {
         ResumableUpload? record;
-        try
+        using (var recordFile = _files.TryOpenFile(RecordName(id), FileAccess.Read))
         {
-            record = JsonSerializer.Deserialize(File.ReadAllBytes(RecordPath(id)), ResumableRecordContext.Default.ResumableUpload);
-        }
-        catch (Exception missing) when (missing is FileNotFoundException or DirectoryNotFoundException)
-        {
-            return null;
+            if (recordFile is null)
+            {
+                return null;
+            }
+
+            var bytes = new byte[RandomAccess.GetLength(recordFile)];
+            var read = RandomAccess.Read(recordFile, bytes, 0);
+            record = JsonSerializer.Deserialize(bytes.AsSpan(0, read), ResumableRecordContext.Default.ResumableUpload);
         }
 
         if (record is null)
@@ -77,15 +83,15 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
             return record with { Offset = record.Length ?? 0, LastActivityAt = completion.CompletedAt };
         }
 
-        var data = new FileInfo(DataPath(id));
-        if (!data.Exists)
+        using var data = _files.TryOpenFile(DataName(id), FileAccess.Read);
+        if (data is null)
         {
             // Deleted between the two reads.
             return null;
         }
 
-        var activity = new DateTimeOffset(data.LastWriteTimeUtc, TimeSpan.Zero);
-        return record with { Offset = data.Length, LastActivityAt = activity > record.CreatedAt ? activity : record.CreatedAt };
+        var activity = new DateTimeOffset(File.GetLastWriteTimeUtc(data), TimeSpan.Zero);
+        return record with { Offset = RandomAccess.GetLength(data), LastActivityAt = activity > record.CreatedAt ? activity : record.CreatedAt };
     }
 
     public ValueTask UpdateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
@@ -97,15 +103,8 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
 
     public ValueTask<IResumableUploadAppender> BeginAppendAsync(string id, long offset, CancellationToken cancellationToken = default)
     {
-        SafeFileHandle handle;
-        try
-        {
-            handle = File.OpenHandle(DataPath(id), FileMode.Open, FileAccess.ReadWrite);
-        }
-        catch (FileNotFoundException gone)
-        {
-            throw new ResumableOffsetConflictException($"The upload '{id}' has no bytes to append to (it was completed or deleted).", gone);
-        }
+        var handle = _files.TryOpenFile(DataName(id), FileAccess.ReadWrite)
+            ?? throw new ResumableOffsetConflictException($"The upload '{id}' has no bytes to append to (it was completed or deleted).");
 
         var length = RandomAccess.GetLength(handle);
         if (length != offset)
@@ -120,7 +119,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
 
     public async ValueTask<int> ReadAsync(string id, long offset, Memory<byte> destination, CancellationToken cancellationToken = default)
     {
-        using var handle = File.OpenHandle(DataPath(id), FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        using var handle = _files.TryOpenFile(DataName(id), FileAccess.Read) ?? throw new FileNotFoundException($"The upload '{id}' has no bytes.", DataPath(id));
         return await RandomAccess.ReadAsync(handle, destination, offset, cancellationToken);
     }
 
@@ -147,13 +146,13 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
     {
         if (_target is FileSystemObjectStore files)
         {
-            return await files.CommitFileAsync(key, DataPath(id), commit, cancellationToken);
+            return await files.CommitFileAsync(key, _files, DataName(id), commit, cancellationToken);
         }
 
         // Another kind of store: stream the bytes into a write session, then drop them here.
-        await using (var writer = await _target.BeginWriteAsync(key, new FileInfo(DataPath(id)).Length, cancellationToken))
+        using var handle = _files.TryOpenFile(DataName(id), FileAccess.Read) ?? throw new FileNotFoundException($"The upload '{id}' has no bytes.", DataPath(id));
+        await using (var writer = await _target.BeginWriteAsync(key, RandomAccess.GetLength(handle), cancellationToken))
         {
-            using var handle = File.OpenHandle(DataPath(id), FileMode.Open, FileAccess.Read);
             var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
             try
             {
@@ -169,31 +168,31 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
             }
 
             var info = await writer.CommitAsync(commit, cancellationToken);
-            File.Delete(DataPath(id));
+            _files.Delete(DataName(id));
             return info;
         }
     }
 
     public ValueTask<bool> DeleteAsync(string id, CancellationToken cancellationToken = default)
     {
-        if (!ResumableUploadId.IsValid(id) || !File.Exists(RecordPath(id)))
+        if (!ResumableUploadId.IsValid(id) || _files.GetEntry(RecordName(id)) != ContainedEntry.File)
         {
             return ValueTask.FromResult(false);
         }
 
         // Record first: without it the bytes are no upload, and the sweep removes strays.
-        File.Delete(RecordPath(id));
-        File.Delete(DataPath(id));
+        _files.Delete(RecordName(id));
+        _files.Delete(DataName(id));
         return ValueTask.FromResult(true);
     }
 
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        foreach (var path in System.IO.Directory.EnumerateFiles(Directory, "*" + RecordSuffix))
+        foreach (var name in _files.EnumerateFiles(recursive: false))
         {
             cancellationToken.ThrowIfCancellationRequested();
-            var id = Path.GetFileNameWithoutExtension(path);
-            if (ResumableUploadId.IsValid(id) && await GetAsync(id, cancellationToken) is { } upload)
+            var id = name.EndsWith(RecordSuffix, StringComparison.Ordinal) ? name[..^RecordSuffix.Length] : null;
+            if (id is not null && ResumableUploadId.IsValid(id) && await GetAsync(id, cancellationToken) is { } upload)
             {
                 yield return upload;
             }
@@ -207,18 +206,27 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
     public async ValueTask<int> RecoverAsync(CancellationToken cancellationToken = default)
     {
         var finished = 0;
-        foreach (var temp in System.IO.Directory.EnumerateFiles(Directory, "*" + FileSystemObjectStore.TempSuffix))
+        var names = _files.EnumerateFiles(recursive: false).ToList();
+        foreach (var temp in names)
         {
-            File.Delete(temp);
+            if (temp.EndsWith(FileSystemObjectStore.TempSuffix, StringComparison.Ordinal))
+            {
+                _files.Delete(temp);
+            }
         }
 
-        foreach (var data in System.IO.Directory.EnumerateFiles(Directory, "*" + DataSuffix))
+        foreach (var data in names)
         {
-            var id = Path.GetFileNameWithoutExtension(data);
+            if (!data.EndsWith(DataSuffix, StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            var id = data[..^DataSuffix.Length];
             var record = ResumableUploadId.IsValid(id) ? Read(id) : null;
             if (record is null)
             {
-                File.Delete(data);
+                _files.Delete(data);
             }
             else if (record.Completion is { } completion)
             {
@@ -233,22 +241,25 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
 
     private void WriteRecord(ResumableUpload upload)
     {
-        var path = RecordPath(upload.Id);
-        var temp = Path.Combine(Directory, $".{Guid.NewGuid():N}{FileSystemObjectStore.TempSuffix}");
+        var name = RecordName(upload.Id);
+        var temp = FileSystemObjectStore.TempName("");
         try
         {
-            File.WriteAllBytes(temp, JsonSerializer.SerializeToUtf8Bytes(upload, ResumableRecordContext.Default.ResumableUpload));
-            if (_flushToDisk)
+            using (var handle = _files.CreateNew(temp))
             {
-                using var handle = File.OpenHandle(temp, FileMode.Open, FileAccess.ReadWrite);
-                RandomAccess.FlushToDisk(handle);
+                RandomAccess.Write(handle, JsonSerializer.SerializeToUtf8Bytes(upload, ResumableRecordContext.Default.ResumableUpload), 0);
+                if (_flushToDisk)
+                {
+                    RandomAccess.FlushToDisk(handle);
+                }
             }
 
-            File.Move(temp, path, overwrite: true);
+            _files.Rename(temp, name);
         }
-        finally
+        catch
         {
-            File.Delete(temp);
+            _files.Delete(temp);
+            throw;
         }
     }
 

@@ -21,14 +21,30 @@ internal sealed record FileSystemMetadata(
 {
     public const string Suffix = ".freight-meta";
 
-    public static string PathFor(string dataPath) =>
-        Path.Combine(Path.GetDirectoryName(dataPath)!, "." + Path.GetFileName(dataPath) + Suffix);
+    // Far above any real sidecar (a few hundred bytes): a bigger one is not Freight's and is not read.
+    private const int MaxBytes = 64 * 1024;
 
-    public static FileSystemMetadata? TryRead(string path)
+    /// <summary>The sidecar's name for <paramref name="key"/>: <c>.{name}.freight-meta</c> in the key's folder.</summary>
+    public static string NameFor(string key)
+    {
+        var slash = key.LastIndexOf('/');
+        return string.Concat(key.AsSpan(0, slash + 1), ".", key.AsSpan(slash + 1), Suffix);
+    }
+
+    public static FileSystemMetadata? TryRead(ContainedDirectory root, string key)
     {
         try
         {
-            return JsonSerializer.Deserialize(File.ReadAllBytes(path), FileSystemMetadataContext.Default.FileSystemMetadata);
+            using var handle = root.TryOpenFile(NameFor(key), FileAccess.Read);
+            var length = handle is null ? 0 : RandomAccess.GetLength(handle);
+            if (handle is null || length is 0 or > MaxBytes)
+            {
+                return null;
+            }
+
+            var bytes = new byte[length];
+            var read = RandomAccess.Read(handle, bytes, 0);
+            return JsonSerializer.Deserialize(bytes.AsSpan(0, read), FileSystemMetadataContext.Default.FileSystemMetadata);
         }
         catch (Exception unreadable) when (unreadable is IOException or UnauthorizedAccessException or JsonException)
         {
@@ -37,19 +53,23 @@ internal sealed record FileSystemMetadata(
         }
     }
 
-    /// <summary>Writes the sidecar for <paramref name="dataPath"/> atomically (temp file, rename).</summary>
-    public void Write(string dataPath)
+    /// <summary>Writes the sidecar for <paramref name="key"/> atomically (temp file, rename).</summary>
+    public void Write(ContainedDirectory root, string key)
     {
-        var path = PathFor(dataPath);
-        var temp = Path.Combine(Path.GetDirectoryName(path)!, $".{Guid.NewGuid():N}{FileSystemObjectStore.TempSuffix}");
+        var temp = FileSystemObjectStore.TempName(key.LastIndexOf('/') is var slash and >= 0 ? key[..slash] : "");
         try
         {
-            File.WriteAllBytes(temp, JsonSerializer.SerializeToUtf8Bytes(this, FileSystemMetadataContext.Default.FileSystemMetadata));
-            File.Move(temp, path, overwrite: true);
+            using (var handle = root.CreateNew(temp))
+            {
+                RandomAccess.Write(handle, JsonSerializer.SerializeToUtf8Bytes(this, FileSystemMetadataContext.Default.FileSystemMetadata), 0);
+            }
+
+            root.Rename(temp, NameFor(key));
         }
-        finally
+        catch
         {
-            File.Delete(temp);
+            root.Delete(temp);
+            throw;
         }
     }
 

@@ -23,125 +23,165 @@ public sealed class FileSystemObjectStore : IObjectStore
     {
         ArgumentNullException.ThrowIfNull(options);
         _options = options;
-        RootDirectory = Path.GetFullPath(options.RootDirectory);
-        Directory.CreateDirectory(RootDirectory);
+        Root = new ContainedDirectory(options.RootDirectory);
     }
 
     /// <summary>The absolute root directory.</summary>
-    public string RootDirectory { get; }
+    public string RootDirectory => Root.FullName;
 
-    /// <summary>Maps a key (already validated, '/'-separated, relative) to its absolute path.</summary>
-    public string GetPath(string key) => Path.Combine(RootDirectory, key.Replace('/', Path.DirectorySeparatorChar));
+    /// <summary>The root, through which every file of the store is reached: no symbolic link below it is followed.</summary>
+    internal ContainedDirectory Root { get; }
+
+    /// <summary>Maps a key (already validated, '/'-separated, relative) to its absolute path, for looking from outside: the store itself opens nothing by path.</summary>
+    public string GetPath(string key) => Root.FullPath(key);
 
     public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
-        var path = GetPath(key);
-        if (Directory.Exists(path))
-        {
-            throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
-        }
-
-        var directory = Path.GetDirectoryName(path)!;
-        var created = CreateDirectories(key, directory);
-        // ".{guid}.freight-tmp": short, so a name at the key's 240-byte limit still leaves room.
-        var tempPath = Path.Combine(directory, $".{Guid.NewGuid():N}{TempSuffix}");
+        ThrowIfNotAFileName(key);
+        var folder = FolderOf(key);
+        var created = CreateFolders(key, folder);
+        var tempName = TempName(folder);
         try
         {
             IObjectWriter writer;
             try
             {
-                writer = new FileSystemObjectWriter(this, key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0, created);
+                writer = new FileSystemObjectWriter(this, key, tempName, _options.FlushToDisk, expectedLength ?? 0, created);
             }
             catch (DirectoryNotFoundException)
             {
                 // A delete emptied and removed the folder between its creation and the temp file: make it again, once.
-                created.AddRange(CreateDirectories(key, directory));
-                writer = new FileSystemObjectWriter(this, key, path, tempPath, _options.FlushToDisk, expectedLength ?? 0, created);
+                created.AddRange(CreateFolders(key, folder));
+                writer = new FileSystemObjectWriter(this, key, tempName, _options.FlushToDisk, expectedLength ?? 0, created);
             }
 
             return ValueTask.FromResult(writer);
         }
         catch
         {
-            RemoveEmptyDirectories(created);
+            RemoveEmptyFolders(created);
             throw;
         }
     }
 
     /// <summary>
-    /// Makes the finished file at <paramref name="sourcePath"/> the object <paramref name="key"/>, as a commit
-    /// would: moved to a temp name beside the key (a rename on the same file system; .NET copies across
-    /// file systems), then committed under the key's lock. On failure the file is moved back, unchanged.
+    /// Makes the finished file <paramref name="sourceName"/> in <paramref name="source"/> the object <paramref name="key"/>,
+    /// as a commit would: moved to a temp name beside the key (a rename on the same file system, a copy across),
+    /// then committed under the key's lock. On failure the file is moved back, unchanged.
     /// </summary>
-    public async ValueTask<ObjectInfo> CommitFileAsync(string key, string sourcePath, ObjectCommit commit, CancellationToken cancellationToken = default)
+    internal async ValueTask<ObjectInfo> CommitFileAsync(string key, ContainedDirectory source, string sourceName, ObjectCommit commit, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(commit);
-        var path = GetPath(key);
-        if (Directory.Exists(path))
-        {
-            throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
-        }
-
-        var directory = Path.GetDirectoryName(path)!;
-        var created = CreateDirectories(key, directory);
-        var tempPath = Path.Combine(directory, $".{Guid.NewGuid():N}{TempSuffix}");
-        File.Move(sourcePath, tempPath);
+        ThrowIfNotAFileName(key);
+        var folder = FolderOf(key);
+        var created = CreateFolders(key, folder);
+        var tempName = TempName(folder);
         try
         {
-            var length = new FileInfo(tempPath).Length;
-            var lastWrite = File.GetLastWriteTimeUtc(tempPath);
-            return await CommitAsync(key, path, tempPath, commit, length, lastWrite, describe: true, cancellationToken)
+            source.Move(sourceName, Root, tempName);
+        }
+        catch
+        {
+            RemoveEmptyFolders(created);
+            throw;
+        }
+
+        try
+        {
+            long length;
+            DateTime lastWrite;
+            using (var moved = Root.TryOpenFile(tempName, FileAccess.Read) ?? throw new IOException($"'{key}': the file being committed vanished."))
+            {
+                length = RandomAccess.GetLength(moved);
+                lastWrite = File.GetLastWriteTimeUtc(moved);
+            }
+
+            return await CommitAsync(key, tempName, commit, length, lastWrite, describe: true, cancellationToken)
                 ?? throw new IOException($"'{key}' vanished right after its commit.");
         }
         catch
         {
-            File.Move(tempPath, sourcePath);
-            RemoveEmptyDirectories(created);
+            Root.Move(tempName, source, sourceName);
+            RemoveEmptyFolders(created);
             throw;
         }
     }
 
-    /// <summary>Creates the folders a key needs; returns the ones it created, deepest last, so an abort can remove them.</summary>
-    private List<string> CreateDirectories(string key, string directory)
+    /// <summary>A key a file may take: not a folder, and not a link or a path through one (never written through).</summary>
+    private void ThrowIfNotAFileName(string key)
     {
-        var missing = new List<string>();
-        for (var current = directory; current.Length > RootDirectory.Length && !Directory.Exists(current); current = Path.GetDirectoryName(current)!)
+        switch (Root.GetEntry(key))
         {
-            if (File.Exists(current))
-            {
-                throw new KeyConflictException($"'{key}' would be inside '{Path.GetRelativePath(RootDirectory, current).Replace(Path.DirectorySeparatorChar, '/')}', which is a file.");
-            }
+            case ContainedEntry.Folder:
+                throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
+            case ContainedEntry.Foreign:
+                throw LinkConflict(key, key);
+        }
+    }
 
-            missing.Add(current);
+    private static KeyConflictException LinkConflict(string key, string at) =>
+        new($"'{key}' meets '{at}', a symbolic link or a special file; the store follows no link below its root.");
+
+    /// <summary>The folder part of a key: "" for a key at the root.</summary>
+    private static string FolderOf(string key) => key.LastIndexOf('/') is var slash and >= 0 ? key[..slash] : "";
+
+    // ".{guid}.freight-tmp": short, so a name at the key's 240-byte limit still leaves room.
+    internal static string TempName(string folder) => (folder.Length == 0 ? "" : folder + "/") + $".{Guid.NewGuid():N}{TempSuffix}";
+
+    /// <summary>Creates the folders a key needs, top down; returns the ones it created, deepest last, so an abort can remove them.</summary>
+    private List<string> CreateFolders(string key, string folder)
+    {
+        var created = new List<string>();
+        // The usual case, the folder already there: one look.
+        if (folder.Length == 0 || Root.GetEntry(folder) == ContainedEntry.Folder)
+        {
+            return created;
         }
 
-        missing.Reverse();
         try
         {
-            foreach (var folder in missing)
+            for (var slash = folder.IndexOf('/'); ; slash = folder.IndexOf('/', slash + 1))
             {
-                Directory.CreateDirectory(folder);
+                var path = slash < 0 ? folder : folder[..slash];
+                if (Root.CreateFolder(path))
+                {
+                    created.Add(path);
+                }
+                else
+                {
+                    switch (Root.GetEntry(path))
+                    {
+                        case ContainedEntry.File:
+                            throw new KeyConflictException($"'{key}' would be inside '{path}', which is a file.");
+                        case ContainedEntry.Foreign:
+                            throw LinkConflict(key, path);
+                        case ContainedEntry.Missing when Root.CreateFolder(path):
+                            // Removed by a delete between the two calls: made again.
+                            created.Add(path);
+                            break;
+                    }
+                }
+
+                if (slash < 0)
+                {
+                    return created;
+                }
             }
         }
-        catch (IOException collided)
+        catch
         {
-            RemoveEmptyDirectories(missing);
-            throw new KeyConflictException($"'{key}' collides with a file on its path.", collided);
+            RemoveEmptyFolders(created);
+            throw;
         }
-
-        return missing;
     }
 
     /// <summary>Removes <paramref name="folders"/> (deepest last in the list) that are empty; a folder another write filled meanwhile stays.</summary>
-    internal static void RemoveEmptyDirectories(IReadOnlyList<string> folders)
+    internal void RemoveEmptyFolders(IReadOnlyList<string> folders)
     {
         for (var i = folders.Count - 1; i >= 0; i--)
         {
-            try
-            {
-                Directory.Delete(folders[i]);
-            }
-            catch (Exception kept) when (kept is IOException or UnauthorizedAccessException)
+            if (!Root.DeleteEmptyFolder(folders[i]))
             {
                 // Not empty (another upload arrived) or gone: leave it and its parents.
                 return;
@@ -150,15 +190,11 @@ public sealed class FileSystemObjectStore : IObjectStore
     }
 
     /// <summary>After a delete, the folders left empty between the file and the root (a file may later take their name).</summary>
-    private void RemoveEmptyParents(string path)
+    private void RemoveEmptyParents(string key)
     {
-        var parents = new List<string>();
-        for (var current = Path.GetDirectoryName(path)!; current.Length > RootDirectory.Length; current = Path.GetDirectoryName(current)!)
+        for (var slash = key.LastIndexOf('/'); slash > 0 && Root.DeleteEmptyFolder(key[..slash]); slash = key.LastIndexOf('/', slash - 1))
         {
-            parents.Insert(0, current);
         }
-
-        RemoveEmptyDirectories(parents);
     }
 
     public ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
@@ -181,62 +217,51 @@ public sealed class FileSystemObjectStore : IObjectStore
     /// </summary>
     private async ValueTask<IObjectReader?> OpenReadCoreAsync(string key, bool lockHeld, CancellationToken cancellationToken)
     {
-        var path = GetPath(key);
-        if (TryOpen(path) is not { } handle)
+        if (TryOpen(key) is not { } handle)
         {
             return null;
         }
 
-        if (TryDescribeFromSidecar(key, path, handle) is { } described)
+        if (TryDescribeFromSidecar(key, handle) is { } described)
         {
             return new FileSystemObjectReader(described, handle);
         }
 
         if (lockHeld)
         {
-            return OpenDeriving(key, path, handle, cancellationToken);
+            return OpenDeriving(key, handle, cancellationToken);
         }
 
         handle.Dispose();
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
-            if (TryOpen(path) is not { } again)
+            if (TryOpen(key) is not { } again)
             {
                 return null;
             }
 
-            if (TryDescribeFromSidecar(key, path, again) is { } current)
+            if (TryDescribeFromSidecar(key, again) is { } current)
             {
                 return new FileSystemObjectReader(current, again);
             }
 
-            return OpenDeriving(key, path, again, cancellationToken);
+            return OpenDeriving(key, again, cancellationToken);
         }
     }
 
-    private static SafeFileHandle? TryOpen(string path)
-    {
-        try
-        {
-            return File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
-        }
-        catch (Exception missing) when (missing is FileNotFoundException or DirectoryNotFoundException or UnauthorizedAccessException)
-        {
-            // A directory opens as UnauthorizedAccess on Unix: not an object either way.
-            return null;
-        }
-    }
+    /// <summary>The key's file; null when missing, a folder, or a link (there or on the way): a link is never served.</summary>
+    private SafeFileHandle? TryOpen(string key) => Root.TryOpenFile(key, FileAccess.Read);
 
-    private static ObjectInfo? TryDescribeFromSidecar(string key, string path, SafeFileHandle handle)
+    private ObjectInfo? TryDescribeFromSidecar(string key, SafeFileHandle handle)
     {
         var lastWrite = File.GetLastWriteTimeUtc(handle);
-        return FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Describes(RandomAccess.GetLength(handle), lastWrite)
+        return FileSystemMetadata.TryRead(Root, key) is { } stored && stored.Describes(RandomAccess.GetLength(handle), lastWrite)
             ? stored.ToInfo(key, lastWrite)
             : null;
     }
 
     /// <summary>Under the key's lock: the version's ETag from its bytes, kept in a new sidecar for the next reader.</summary>
-    private static FileSystemObjectReader OpenDeriving(string key, string path, SafeFileHandle handle, CancellationToken cancellationToken)
+    private FileSystemObjectReader OpenDeriving(string key, SafeFileHandle handle, CancellationToken cancellationToken)
     {
         try
         {
@@ -245,9 +270,9 @@ public sealed class FileSystemObjectStore : IObjectStore
             var derived = new FileSystemMetadata(length, lastWrite.Ticks, ComputeETag(handle, length, cancellationToken), null, null);
             try
             {
-                derived.Write(path);
+                derived.Write(Root, key);
             }
-            catch (Exception readOnly) when (readOnly is IOException or UnauthorizedAccessException)
+            catch (Exception readOnly) when (readOnly is IOException or UnauthorizedAccessException or KeyConflictException)
             {
                 // Serving does not need the sidecar; the next request derives it again.
             }
@@ -263,7 +288,6 @@ public sealed class FileSystemObjectStore : IObjectStore
 
     public async ValueTask<bool> DeleteAsync(string key, WriteCondition? condition = null, CancellationToken cancellationToken = default)
     {
-        var path = GetPath(key);
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
             var current = await GetInfoCoreAsync(key, lockHeld: true, cancellationToken);
@@ -277,9 +301,9 @@ public sealed class FileSystemObjectStore : IObjectStore
                 throw new PreconditionFailedException();
             }
 
-            File.Delete(path);
-            File.Delete(FileSystemMetadata.PathFor(path));
-            RemoveEmptyParents(path);
+            Root.Delete(key);
+            Root.Delete(FileSystemMetadata.NameFor(key));
+            RemoveEmptyParents(key);
             return true;
         }
     }
@@ -291,15 +315,14 @@ public sealed class FileSystemObjectStore : IObjectStore
         // Every key in order, then the page: O(objects) per page, fine for the thousands a data directory
         // holds; an index would be the next step for millions.
         var keys = new List<string>();
-        foreach (var file in Directory.EnumerateFiles(RootDirectory, "*", SearchOption.AllDirectories))
+        // Links are skipped, linked folders never entered (a loop is just a link).
+        foreach (var key in Root.EnumerateFiles(recursive: true))
         {
-            var name = Path.GetFileName(file);
-            if (name.EndsWith(TempSuffix, StringComparison.Ordinal) || name.EndsWith(FileSystemMetadata.Suffix, StringComparison.Ordinal))
+            if (key.EndsWith(TempSuffix, StringComparison.Ordinal) || key.EndsWith(FileSystemMetadata.Suffix, StringComparison.Ordinal))
             {
                 continue;
             }
 
-            var key = Path.GetRelativePath(RootDirectory, file).Replace(Path.DirectorySeparatorChar, '/');
             if (key.StartsWith(prefix, StringComparison.Ordinal) && (cursor is null || string.CompareOrdinal(key, cursor) > 0))
             {
                 keys.Add(key);
@@ -324,7 +347,6 @@ public sealed class FileSystemObjectStore : IObjectStore
     public async ValueTask AddDigestsAsync(string key, string etag, IReadOnlyDictionary<string, byte[]> digests, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(digests);
-        var path = GetPath(key);
         using (await _locks.AcquireAsync(key, cancellationToken))
         {
             await using var reader = await OpenReadCoreAsync(key, lockHeld: true, cancellationToken);
@@ -340,7 +362,7 @@ public sealed class FileSystemObjectStore : IObjectStore
             }
 
             var info = reader.Info;
-            new FileSystemMetadata(info.Length, File.GetLastWriteTimeUtc(reader.FileHandle!).Ticks, info.ETag, info.ContentType, merged).Write(path);
+            new FileSystemMetadata(info.Length, File.GetLastWriteTimeUtc(reader.FileHandle!).Ticks, info.ETag, info.ContentType, merged).Write(Root, key);
         }
     }
 
@@ -348,23 +370,25 @@ public sealed class FileSystemObjectStore : IObjectStore
     public int DeleteAbandonedTempFiles()
     {
         var removed = 0;
-        foreach (var file in Directory.EnumerateFiles(RootDirectory, "*" + TempSuffix, SearchOption.AllDirectories))
+        foreach (var name in Root.EnumerateFiles(recursive: true).ToList())
         {
-            File.Delete(file);
-            removed++;
+            if (name.EndsWith(TempSuffix, StringComparison.Ordinal) && Root.Delete(name))
+            {
+                removed++;
+            }
         }
 
         return removed;
     }
 
     /// <summary>Applies a commit under the key's lock: checks the condition, then puts sidecar and data into place.</summary>
-    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string finalPath, string tempPath, ObjectCommit commit, long length, DateTime lastWriteUtc, bool describe, CancellationToken cancellationToken)
+    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string tempName, ObjectCommit commit, long length, DateTime lastWriteUtc, bool describe, CancellationToken cancellationToken)
     {
         // Metadata without an ETag still needs one: derive it from the bytes about to become visible.
         var etag = commit.ETag;
         if (etag is null && (commit.ContentType is not null || commit.Digests is { Count: > 0 }))
         {
-            using var written = File.OpenHandle(tempPath, FileMode.Open, FileAccess.Read);
+            using var written = Root.TryOpenFile(tempName, FileAccess.Read) ?? throw new IOException($"'{key}': the file being committed vanished.");
             etag = ComputeETag(written, length, cancellationToken);
         }
 
@@ -378,22 +402,18 @@ public sealed class FileSystemObjectStore : IObjectStore
             // Sidecar first, then the data, both under this lock. A reader that meets the old data with the new
             // sidecar (or, after a crash between the two, the old data for good) opens again under this lock,
             // where the version it finds is whole; a sidecar is only ever derived under it too.
-            if (Directory.Exists(finalPath))
-            {
-                throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
-            }
-
-            var metadataPath = FileSystemMetadata.PathFor(finalPath);
+            // A link planted at the key since the write began is refused too (the rename would replace it, not write through it).
+            ThrowIfNotAFileName(key);
             if (etag is null)
             {
-                File.Delete(metadataPath);
-                File.Move(tempPath, finalPath, overwrite: true);
+                Root.Delete(FileSystemMetadata.NameFor(key));
+                Root.Rename(tempName, key);
                 return describe ? await GetInfoCoreAsync(key, lockHeld: true, cancellationToken) : null;
             }
 
             var metadata = new FileSystemMetadata(length, lastWriteUtc.Ticks, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
-            metadata.Write(finalPath);
-            File.Move(tempPath, finalPath, overwrite: true);
+            metadata.Write(Root, key);
+            Root.Rename(tempName, key);
             return metadata.ToInfo(key, lastWriteUtc);
         }
     }

@@ -7,8 +7,7 @@ namespace Freight.Storage;
 internal sealed class FileSystemObjectWriter : IObjectWriter
 {
     private readonly FileSystemObjectStore _store;
-    private readonly string _finalPath;
-    private readonly string _tempPath;
+    private readonly string _tempName;
     private readonly bool _flushToDisk;
     private readonly SafeFileHandle _handle;
     // Reused for gather writes of multi-segment sequences (one pwritev per pipe read).
@@ -19,16 +18,15 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
     // Folders this write created, removed again if it aborts (deepest last).
     private readonly IReadOnlyList<string> _createdDirectories;
 
-    public FileSystemObjectWriter(FileSystemObjectStore store, string key, string finalPath, string tempPath, bool flushToDisk, long preallocationSize, IReadOnlyList<string> createdDirectories)
+    public FileSystemObjectWriter(FileSystemObjectStore store, string key, string tempName, bool flushToDisk, long preallocationSize, IReadOnlyList<string> createdDirectories)
     {
         _createdDirectories = createdDirectories;
         _store = store;
         Key = key;
-        _finalPath = finalPath;
-        _tempPath = tempPath;
+        _tempName = tempName;
         _flushToDisk = flushToDisk;
         // Reserving the whole length up front (fallocate) spares the file system an allocation per write.
-        _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, preallocationSize);
+        _handle = store.Root.CreateNew(tempName, preallocationSize);
         _preallocated = preallocationSize > 0;
     }
 
@@ -91,7 +89,7 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         // The sidecar names the length and modification time it describes; the rename keeps both.
         var lastWrite = File.GetLastWriteTimeUtc(_handle);
         _handle.Dispose();
-        var info = await _store.CommitAsync(Key, _finalPath, _tempPath, commit, Length, lastWrite, describe, cancellationToken);
+        var info = await _store.CommitAsync(Key, _tempName, commit, Length, lastWrite, describe, cancellationToken);
         _committed = true;
         return info;
     }
@@ -101,8 +99,8 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         _handle.Dispose();
         if (!_committed)
         {
-            File.Delete(_tempPath);
-            FileSystemObjectStore.RemoveEmptyDirectories(_createdDirectories);
+            _store.Root.Delete(_tempName);
+            _store.RemoveEmptyFolders(_createdDirectories);
         }
 
         return ValueTask.CompletedTask;
