@@ -88,9 +88,14 @@ public sealed class FileSystemObjectStore : IObjectStore
         File.Move(sourcePath, tempPath);
         try
         {
-            var length = new FileInfo(tempPath).Length;
-            var lastWrite = File.GetLastWriteTimeUtc(tempPath);
-            return await CommitAsync(key, path, tempPath, commit, length, lastWrite, describe: true, cancellationToken)
+            FileVersion version;
+            using (var moved = File.OpenHandle(tempPath, FileMode.Open, FileAccess.Read))
+            {
+                // After the move: a move across file systems is a copy, a new inode.
+                version = FileVersion.Of(moved);
+            }
+
+            return await CommitAsync(key, path, tempPath, commit, version, describe: true, cancellationToken)
                 ?? throw new IOException($"'{key}' vanished right after its commit.");
         }
         catch
@@ -174,10 +179,10 @@ public sealed class FileSystemObjectStore : IObjectStore
     }
 
     /// <summary>
-    /// Opens the current version. Its sidecar normally names it and that is all; when it does not (a commit
-    /// is swapping sidecar and data right now, or the file was put there by hand), the open is redone under
-    /// the key's lock, where no commit is half done: the version then found either matches its sidecar or
-    /// has none, and gets one derived from its bytes.
+    /// Opens the current version. Its sidecar normally names it (<see cref="FileVersion"/>) and that is all;
+    /// when it does not (a commit is swapping sidecar and data right now, the sidecar predates inodes, or the
+    /// file was put there by hand), the open is redone under the key's lock, where no commit is half done: the
+    /// version then found either matches its sidecar or is settled from its bytes (<see cref="OpenDeriving"/>).
     /// </summary>
     private async ValueTask<IObjectReader?> OpenReadCoreAsync(string key, bool lockHeld, CancellationToken cancellationToken)
     {
@@ -227,22 +232,27 @@ public sealed class FileSystemObjectStore : IObjectStore
         }
     }
 
-    private static ObjectInfo? TryDescribeFromSidecar(string key, string path, SafeFileHandle handle)
-    {
-        var lastWrite = File.GetLastWriteTimeUtc(handle);
-        return FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Describes(RandomAccess.GetLength(handle), lastWrite)
-            ? stored.ToInfo(key, lastWrite)
+    /// <summary>The sidecar's metadata if it names the very version <paramref name="handle"/> holds open (read after the open: see <see cref="FileVersion"/>).</summary>
+    private static ObjectInfo? TryDescribeFromSidecar(string key, string path, SafeFileHandle handle) =>
+        FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Describes(FileVersion.Of(handle))
+            ? stored.ToInfo(key)
             : null;
-    }
 
-    /// <summary>Under the key's lock: the version's ETag from its bytes, kept in a new sidecar for the next reader.</summary>
+    /// <summary>
+    /// Under the key's lock: the version's ETag from its bytes, kept in a sidecar naming this version for the
+    /// next reader. A sidecar that names another version but holds this same ETag keeps its content type and
+    /// digests (they were kept for these bytes): one written before sidecars named inodes, or a data directory
+    /// copied elsewhere. Any other (a crash between the sidecar's rename and the data's) lends nothing.
+    /// </summary>
     private static FileSystemObjectReader OpenDeriving(string key, string path, SafeFileHandle handle, CancellationToken cancellationToken)
     {
         try
         {
-            var length = RandomAccess.GetLength(handle);
-            var lastWrite = File.GetLastWriteTimeUtc(handle);
-            var derived = new FileSystemMetadata(length, lastWrite.Ticks, ComputeETag(handle, length, cancellationToken), null, null);
+            var version = FileVersion.Of(handle);
+            var etag = ComputeETag(handle, version.Length, cancellationToken);
+            var derived = FileSystemMetadata.TryRead(FileSystemMetadata.PathFor(path)) is { } stored && stored.Length == version.Length && stored.ETag == etag
+                ? FileSystemMetadata.For(version, etag, stored.ContentType, stored.Digests)
+                : FileSystemMetadata.For(version, etag, null, null);
             try
             {
                 derived.Write(path);
@@ -252,7 +262,7 @@ public sealed class FileSystemObjectStore : IObjectStore
                 // Serving does not need the sidecar; the next request derives it again.
             }
 
-            return new FileSystemObjectReader(derived.ToInfo(key, lastWrite), handle);
+            return new FileSystemObjectReader(derived.ToInfo(key), handle);
         }
         catch
         {
@@ -339,8 +349,9 @@ public sealed class FileSystemObjectStore : IObjectStore
                 merged[algorithm] = value;
             }
 
+            // The version this lock-held reader opened: the one whose ETag was just checked.
             var info = reader.Info;
-            new FileSystemMetadata(info.Length, File.GetLastWriteTimeUtc(reader.FileHandle!).Ticks, info.ETag, info.ContentType, merged).Write(path);
+            FileSystemMetadata.For(FileVersion.Of(reader.FileHandle!), info.ETag, info.ContentType, merged).Write(path);
         }
     }
 
@@ -358,14 +369,14 @@ public sealed class FileSystemObjectStore : IObjectStore
     }
 
     /// <summary>Applies a commit under the key's lock: checks the condition, then puts sidecar and data into place.</summary>
-    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string finalPath, string tempPath, ObjectCommit commit, long length, DateTime lastWriteUtc, bool describe, CancellationToken cancellationToken)
+    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string finalPath, string tempPath, ObjectCommit commit, FileVersion version, bool describe, CancellationToken cancellationToken)
     {
         // Metadata without an ETag still needs one: derive it from the bytes about to become visible.
         var etag = commit.ETag;
         if (etag is null && (commit.ContentType is not null || commit.Digests is { Count: > 0 }))
         {
             using var written = File.OpenHandle(tempPath, FileMode.Open, FileAccess.Read);
-            etag = ComputeETag(written, length, cancellationToken);
+            etag = ComputeETag(written, version.Length, cancellationToken);
         }
 
         using (await _locks.AcquireAsync(key, cancellationToken))
@@ -375,9 +386,10 @@ public sealed class FileSystemObjectStore : IObjectStore
                 throw new PreconditionFailedException();
             }
 
-            // Sidecar first, then the data, both under this lock. A reader that meets the old data with the new
-            // sidecar (or, after a crash between the two, the old data for good) opens again under this lock,
-            // where the version it finds is whole; a sidecar is only ever derived under it too.
+            // Sidecar first, then the data, both under this lock. The sidecar names the temp file's inode, which
+            // no reader of the old data can hold: one that meets the old data with the new sidecar (or, after a
+            // crash between the two, the old data for good) opens again under this lock, where the version it
+            // finds is whole; a sidecar is only ever derived under it too.
             if (Directory.Exists(finalPath))
             {
                 throw new KeyConflictException($"'{key}' is a folder of other files; a file cannot take its name.");
@@ -391,10 +403,10 @@ public sealed class FileSystemObjectStore : IObjectStore
                 return describe ? await GetInfoCoreAsync(key, lockHeld: true, cancellationToken) : null;
             }
 
-            var metadata = new FileSystemMetadata(length, lastWriteUtc.Ticks, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
+            var metadata = FileSystemMetadata.For(version, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
             metadata.Write(finalPath);
             File.Move(tempPath, finalPath, overwrite: true);
-            return metadata.ToInfo(key, lastWriteUtc);
+            return metadata.ToInfo(key);
         }
     }
 
