@@ -4,20 +4,27 @@ using System.Text.Json.Serialization;
 namespace Freight.Storage;
 
 /// <summary>
-/// The sidecar a file-system object's metadata lives in (<c>.{name}.freight-meta</c> beside the file). It
-/// names the data file's length and modification time it was written for: a sidecar that does not match
-/// the file (a crash between the two renames, a file replaced by hand) is ignored and the metadata derived
-/// again from the content, so a served ETag belongs to the served bytes. One limit: a file replaced behind
-/// the store's back with the same length AND the same modification time (<c>cp -p</c>, <c>rsync -t</c>, a
-/// restore) keeps the old sidecar; delete the <c>.freight-meta</c> files after such a copy. The store's own
-/// writes always get a fresh time.
+/// The sidecar a file-system object's metadata lives in (<c>.{name}.freight-meta</c> beside the file). It names
+/// the exact version of the data file it was written for (<see cref="FileVersion"/>: inode, length, modification
+/// time) and is believed only for that version: a reader pairs the bytes of its open handle with a sidecar
+/// naming that handle's inode, so two commits landing in the same clock tick, a crash between the sidecar's
+/// rename and the data's, or a file replaced by hand never lend one version's ETag, content type or digests to
+/// another. A sidecar naming anything else is settled under the key's lock, from the bytes: their ETag is
+/// computed, and a sidecar with that same ETag (one written before sidecars named inodes, or a data directory
+/// copied elsewhere, which gives every file a new inode) keeps its content type and digests and is rewritten
+/// to name this version; otherwise the metadata is derived again from the content. Limits: a file rewritten
+/// in place (same inode) with the same length and modification time keeps its sidecar (delete the
+/// <c>.freight-meta</c> files after such a copy); where there is no inode to read (<see cref="FileVersion"/>:
+/// not Linux) a version is length and modification time alone, and a reader may pair a version with the
+/// sidecar of another of the same length committed in the same clock tick.
 /// </summary>
 internal sealed record FileSystemMetadata(
     long Length,
     long LastWriteTicks,
     string ETag,
     string? ContentType,
-    Dictionary<string, byte[]>? Digests)
+    Dictionary<string, byte[]>? Digests,
+    ulong? Inode)
 {
     public const string Suffix = ".freight-meta";
 
@@ -73,10 +80,16 @@ internal sealed record FileSystemMetadata(
         }
     }
 
-    public bool Describes(long length, DateTime lastWriteUtc) => Length == length && LastWriteTicks == lastWriteUtc.Ticks;
+    /// <summary>Metadata for <paramref name="version"/> of the data file.</summary>
+    public static FileSystemMetadata For(FileVersion version, string etag, string? contentType, Dictionary<string, byte[]>? digests) =>
+        new(version.Length, version.LastWriteUtc.Ticks, etag, contentType, digests, version.Inode);
 
-    public ObjectInfo ToInfo(string key, DateTime lastWriteUtc) =>
-        new(key, Length, new DateTimeOffset(lastWriteUtc, TimeSpan.Zero), ETag, ContentType, Digests ?? []);
+    /// <summary>Written for exactly <paramref name="version"/>: a sidecar without an inode (an older one) describes no version that has one.</summary>
+    public bool Describes(FileVersion version) =>
+        Inode == version.Inode && Length == version.Length && LastWriteTicks == version.LastWriteUtc.Ticks;
+
+    public ObjectInfo ToInfo(string key) =>
+        new(key, Length, new DateTimeOffset(LastWriteTicks, TimeSpan.Zero), ETag, ContentType, Digests ?? []);
 }
 
 [JsonSerializable(typeof(FileSystemMetadata))]

@@ -89,15 +89,14 @@ public sealed class FileSystemObjectStore : IObjectStore
 
         try
         {
-            long length;
-            DateTime lastWrite;
+            FileVersion version;
             using (var moved = Root.TryOpenFile(tempName, FileAccess.Read) ?? throw new IOException($"'{key}': the file being committed vanished."))
             {
-                length = RandomAccess.GetLength(moved);
-                lastWrite = File.GetLastWriteTimeUtc(moved);
+                // After the move: a move across file systems is a copy, a new inode.
+                version = FileVersion.Of(moved);
             }
 
-            return await CommitAsync(key, tempName, commit, length, lastWrite, describe: true, cancellationToken)
+            return await CommitAsync(key, tempName, commit, version, describe: true, cancellationToken)
                 ?? throw new IOException($"'{key}' vanished right after its commit.");
         }
         catch
@@ -210,10 +209,10 @@ public sealed class FileSystemObjectStore : IObjectStore
     }
 
     /// <summary>
-    /// Opens the current version. Its sidecar normally names it and that is all; when it does not (a commit
-    /// is swapping sidecar and data right now, or the file was put there by hand), the open is redone under
-    /// the key's lock, where no commit is half done: the version then found either matches its sidecar or
-    /// has none, and gets one derived from its bytes.
+    /// Opens the current version. Its sidecar normally names it (<see cref="FileVersion"/>) and that is all;
+    /// when it does not (a commit is swapping sidecar and data right now, the sidecar predates inodes, or the
+    /// file was put there by hand), the open is redone under the key's lock, where no commit is half done: the
+    /// version then found either matches its sidecar or is settled from its bytes (<see cref="OpenDeriving"/>).
     /// </summary>
     private async ValueTask<IObjectReader?> OpenReadCoreAsync(string key, bool lockHeld, CancellationToken cancellationToken)
     {
@@ -252,22 +251,27 @@ public sealed class FileSystemObjectStore : IObjectStore
     /// <summary>The key's file; null when missing, a folder, or a link (there or on the way): a link is never served.</summary>
     private SafeFileHandle? TryOpen(string key) => Root.TryOpenFile(key, FileAccess.Read);
 
-    private ObjectInfo? TryDescribeFromSidecar(string key, SafeFileHandle handle)
-    {
-        var lastWrite = File.GetLastWriteTimeUtc(handle);
-        return FileSystemMetadata.TryRead(Root, key) is { } stored && stored.Describes(RandomAccess.GetLength(handle), lastWrite)
-            ? stored.ToInfo(key, lastWrite)
+    /// <summary>The sidecar's metadata if it names the very version <paramref name="handle"/> holds open (read after the open: see <see cref="FileVersion"/>).</summary>
+    private ObjectInfo? TryDescribeFromSidecar(string key, SafeFileHandle handle) =>
+        FileSystemMetadata.TryRead(Root, key) is { } stored && stored.Describes(FileVersion.Of(handle))
+            ? stored.ToInfo(key)
             : null;
-    }
 
-    /// <summary>Under the key's lock: the version's ETag from its bytes, kept in a new sidecar for the next reader.</summary>
+    /// <summary>
+    /// Under the key's lock: the version's ETag from its bytes, kept in a sidecar naming this version for the
+    /// next reader. A sidecar that names another version but holds this same ETag keeps its content type and
+    /// digests (they were kept for these bytes): one written before sidecars named inodes, or a data directory
+    /// copied elsewhere. Any other (a crash between the sidecar's rename and the data's) lends nothing.
+    /// </summary>
     private FileSystemObjectReader OpenDeriving(string key, SafeFileHandle handle, CancellationToken cancellationToken)
     {
         try
         {
-            var length = RandomAccess.GetLength(handle);
-            var lastWrite = File.GetLastWriteTimeUtc(handle);
-            var derived = new FileSystemMetadata(length, lastWrite.Ticks, ComputeETag(handle, length, cancellationToken), null, null);
+            var version = FileVersion.Of(handle);
+            var etag = ComputeETag(handle, version.Length, cancellationToken);
+            var derived = FileSystemMetadata.TryRead(Root, key) is { } stored && stored.Length == version.Length && stored.ETag == etag
+                ? FileSystemMetadata.For(version, etag, stored.ContentType, stored.Digests)
+                : FileSystemMetadata.For(version, etag, null, null);
             try
             {
                 derived.Write(Root, key);
@@ -277,7 +281,7 @@ public sealed class FileSystemObjectStore : IObjectStore
                 // Serving does not need the sidecar; the next request derives it again.
             }
 
-            return new FileSystemObjectReader(derived.ToInfo(key, lastWrite), handle);
+            return new FileSystemObjectReader(derived.ToInfo(key), handle);
         }
         catch
         {
@@ -361,8 +365,9 @@ public sealed class FileSystemObjectStore : IObjectStore
                 merged[algorithm] = value;
             }
 
+            // The version this lock-held reader opened: the one whose ETag was just checked.
             var info = reader.Info;
-            new FileSystemMetadata(info.Length, File.GetLastWriteTimeUtc(reader.FileHandle!).Ticks, info.ETag, info.ContentType, merged).Write(Root, key);
+            FileSystemMetadata.For(FileVersion.Of(reader.FileHandle!), info.ETag, info.ContentType, merged).Write(Root, key);
         }
     }
 
@@ -382,14 +387,14 @@ public sealed class FileSystemObjectStore : IObjectStore
     }
 
     /// <summary>Applies a commit under the key's lock: checks the condition, then puts sidecar and data into place.</summary>
-    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string tempName, ObjectCommit commit, long length, DateTime lastWriteUtc, bool describe, CancellationToken cancellationToken)
+    internal async ValueTask<ObjectInfo?> CommitAsync(string key, string tempName, ObjectCommit commit, FileVersion version, bool describe, CancellationToken cancellationToken)
     {
         // Metadata without an ETag still needs one: derive it from the bytes about to become visible.
         var etag = commit.ETag;
         if (etag is null && (commit.ContentType is not null || commit.Digests is { Count: > 0 }))
         {
             using var written = Root.TryOpenFile(tempName, FileAccess.Read) ?? throw new IOException($"'{key}': the file being committed vanished.");
-            etag = ComputeETag(written, length, cancellationToken);
+            etag = ComputeETag(written, version.Length, cancellationToken);
         }
 
         using (await _locks.AcquireAsync(key, cancellationToken))
@@ -399,9 +404,10 @@ public sealed class FileSystemObjectStore : IObjectStore
                 throw new PreconditionFailedException();
             }
 
-            // Sidecar first, then the data, both under this lock. A reader that meets the old data with the new
-            // sidecar (or, after a crash between the two, the old data for good) opens again under this lock,
-            // where the version it finds is whole; a sidecar is only ever derived under it too.
+            // Sidecar first, then the data, both under this lock. The sidecar names the temp file's inode, which
+            // no reader of the old data can hold: one that meets the old data with the new sidecar (or, after a
+            // crash between the two, the old data for good) opens again under this lock, where the version it
+            // finds is whole; a sidecar is only ever derived under it too.
             // A link planted at the key since the write began is refused too (the rename would replace it, not write through it).
             ThrowIfNotAFileName(key);
             if (etag is null)
@@ -411,10 +417,10 @@ public sealed class FileSystemObjectStore : IObjectStore
                 return describe ? await GetInfoCoreAsync(key, lockHeld: true, cancellationToken) : null;
             }
 
-            var metadata = new FileSystemMetadata(length, lastWriteUtc.Ticks, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
+            var metadata = FileSystemMetadata.For(version, etag, commit.ContentType, commit.Digests?.ToDictionary(StringComparer.Ordinal));
             metadata.Write(Root, key);
             Root.Rename(tempName, key);
-            return metadata.ToInfo(key, lastWriteUtc);
+            return metadata.ToInfo(key);
         }
     }
 

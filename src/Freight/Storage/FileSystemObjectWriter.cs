@@ -86,10 +86,10 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
             RandomAccess.FlushToDisk(_handle);
         }
 
-        // The sidecar names the length and modification time it describes; the rename keeps both.
-        var lastWrite = File.GetLastWriteTimeUtc(_handle);
+        // The sidecar names this version (inode, length, modification time); the rename keeps all three.
+        var version = FileVersion.Of(_handle);
         _handle.Dispose();
-        var info = await _store.CommitAsync(Key, _tempName, commit, Length, lastWrite, describe, cancellationToken);
+        var info = await _store.CommitAsync(Key, _tempName, commit, version, describe, cancellationToken);
         _committed = true;
         return info;
     }

@@ -1,4 +1,5 @@
 using System.Text;
+using System.Text.Json.Nodes;
 using Freight.Hashing;
 using Freight.Payload;
 using Freight.Storage;
@@ -139,6 +140,65 @@ public sealed class FileSystemObjectStoreSidecarTests : IDisposable
         Assert.Contains(XxHash128.ToHex(XxHash128.HashToUInt128(replacement)), sidecar, StringComparison.Ordinal);
         Assert.DoesNotContain(XxHash128.ToHex(XxHash128.HashToUInt128(original)), sidecar, StringComparison.Ordinal);
         Assert.Equal(first?.ETag, (await _store.GetInfoAsync("stale.bin"))?.ETag);
+    }
+
+    /// <summary>Rewrites the sidecar of <paramref name="key"/> through <paramref name="edit"/> (its JSON), as a crash or an older Freight would have left it.</summary>
+    private async Task EditSidecarAsync(string key, Action<JsonObject> edit)
+    {
+        var path = SidecarPath(_store.GetPath(key));
+        var sidecar = JsonNode.Parse(await File.ReadAllTextAsync(path))!.AsObject();
+        edit(sidecar);
+        await File.WriteAllTextAsync(path, sidecar.ToJsonString());
+    }
+
+    [Fact]
+    public async Task GetInfo_SidecarOfAnotherInodeWithTheSameLengthAndTime_DerivesFromTheBytes()
+    {
+        // What a kill between the sidecar's rename and the data's leaves: the next version's sidecar (its temp
+        // file's inode, its ETag) beside the old data, which a same-length write in the same clock tick matches.
+        var data = DeterministicPayload.Create(4096, seed: 1);
+        await PutWithMetadataAsync("crashed.bin", data, ContentETag(data));
+
+        await EditSidecarAsync("crashed.bin", sidecar =>
+        {
+            sidecar["inode"] = (sidecar["inode"]?.GetValue<ulong>() ?? 0) + 1;
+            sidecar["eTag"] = ContentETag(DeterministicPayload.Create(4096, seed: 2));
+            sidecar["contentType"] = "application/x-next";
+        });
+
+        await AssertDerivedFromAsync("crashed.bin", data);
+    }
+
+    [Fact]
+    public async Task GetInfo_SidecarWithoutInodeForTheseBytes_KeepsItsMetadataAndNamesTheVersion()
+    {
+        // A sidecar an older Freight wrote (no inode): its content type and digests were kept for these very bytes.
+        var data = DeterministicPayload.Create(3000, seed: 3);
+        await PutWithMetadataAsync("older.bin", data, ContentETag(data));
+        await EditSidecarAsync("older.bin", sidecar => sidecar.Remove("inode"));
+
+        var info = await _store.GetInfoAsync("older.bin");
+
+        Assert.Equal(ContentETag(data), info?.ETag);
+        Assert.Equal("application/x-committed", info?.ContentType);
+        Assert.Equal([1, 2, 3], info?.Digests["sha-256"]);
+        var rewritten = JsonNode.Parse(await File.ReadAllTextAsync(SidecarPath(_store.GetPath("older.bin"))))!.AsObject();
+        Assert.NotNull(rewritten["inode"]);
+    }
+
+    [Fact]
+    public async Task GetInfo_SidecarWithoutInodeForOtherBytes_DerivesFromTheBytes()
+    {
+        // Same length and time, another version's ETag: a sidecar without an inode proves nothing by itself.
+        var data = DeterministicPayload.Create(3000, seed: 4);
+        await PutWithMetadataAsync("other.bin", data, ContentETag(data));
+        await EditSidecarAsync("other.bin", sidecar =>
+        {
+            sidecar.Remove("inode");
+            sidecar["eTag"] = ContentETag(DeterministicPayload.Create(3000, seed: 5));
+        });
+
+        await AssertDerivedFromAsync("other.bin", data);
     }
 
     [Theory]

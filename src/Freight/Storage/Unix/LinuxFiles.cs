@@ -40,6 +40,9 @@ internal static partial class LinuxFiles
     public const int FallocKeepSize = 1;
 
     public const uint StatxType = 0x1;
+    public const uint StatxMtime = 0x40;
+    public const uint StatxIno = 0x100;
+    public const uint StatxSize = 0x200;
     public const ushort SIfMt = 0xF000;
     public const ushort SIfDir = 0x4000;
     public const ushort SIfReg = 0x8000;
@@ -80,6 +83,8 @@ internal static partial class LinuxFiles
         [FieldOffset(28)] public ushort Mode;
         [FieldOffset(32)] public ulong Inode;
         [FieldOffset(40)] public ulong Size;
+        [FieldOffset(112)] public long MtimeSeconds;
+        [FieldOffset(120)] public uint MtimeNanoseconds;
 
         public readonly bool IsDirectory => (Mode & SIfMt) == SIfDir;
 
