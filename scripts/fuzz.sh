@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes Freight's parsers with AFL++ driving SharpFuzz harnesses (test/Freight.Fuzz):
-#   scripts/fuzz.sh [--seconds N] [TARGET...]     (default: 30 s each, every target)
+#   scripts/fuzz.sh [--seconds N] [--executions E] [TARGET...]     (default: 30 s each, every target)
 # Targets: multipart, byte-range, digest-fields, tus-headers, storage-keys. Each run starts from the committed
-# corpus (test/Freight.Fuzz/corpus/TARGET) and stops after N seconds (afl-fuzz -V). Prints one line per target
+# corpus (test/Freight.Fuzz/corpus/TARGET) and stops after N seconds (afl-fuzz -V), or once it has run about E
+# inputs (afl-fuzz -E) if that comes first. Prints one line per target
 #   fuzz: target=T executions=E exec_per_sec=R paths=P edges=G crashes=C hangs=H seconds=N
 # and exits non-zero when any target found a crash or a hang (printing each input and what escaped) or could
 # not run. Findings go to artifacts/fuzz/TARGET (replaced on every run). Installs afl++ when missing (root + apt).
@@ -10,12 +11,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=30
+executions=()
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --seconds=*) seconds="${1#--seconds=}"; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --executions) executions=(-E "$2"); shift 2 ;;
+    --executions=*) executions=(-E "${1#--executions=}"); shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     -*) echo "fuzz: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -64,7 +68,8 @@ for target in "${targets[@]}"; do
   rm -rf "$out"
   # -t 10000: an input that runs 10 s is a hang (a single input takes well under a millisecond when the harness is
   # warm; the slack covers JIT on a new path on a loaded machine). -m none: the .NET runtime reserves a large heap.
-  if ! afl-fuzz -V "$seconds" -i "test/Freight.Fuzz/corpus/$target" -o "$out" -t 10000 -m none \
+  started=$SECONDS
+  if ! afl-fuzz -V "$seconds" "${executions[@]}" -i "test/Freight.Fuzz/corpus/$target" -o "$out" -t 10000 -m none \
       -- dotnet "$work/bin/Freight.Fuzz.dll" "$target" >"$out.log" 2>&1; then
     echo "fuzz: target=$target did not run; the end of $out.log:"
     tail -n 25 "$out.log"
@@ -76,7 +81,7 @@ for target in "${targets[@]}"; do
   crashes=$(stat saved_crashes "$stats")
   hangs=$(stat saved_hangs "$stats")
   echo "fuzz: target=$target executions=$(stat execs_done "$stats") exec_per_sec=$(stat execs_per_sec "$stats")" \
-    "paths=$(stat corpus_count "$stats") edges=$(stat edges_found "$stats") crashes=$crashes hangs=$hangs seconds=$seconds"
+    "paths=$(stat corpus_count "$stats") edges=$(stat edges_found "$stats") crashes=$crashes hangs=$hangs seconds=$((SECONDS - started))"
   for input in "$out"/default/crashes/id:* "$out"/default/hangs/id:*; do
     [ -e "$input" ] || continue
     echo "fuzz: target=$target input=$input"
