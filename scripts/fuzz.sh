@@ -85,8 +85,9 @@ for target in "${targets[@]}"; do
   for input in "$out"/default/crashes/id:* "$out"/default/hangs/id:*; do
     [ -e "$input" ] || continue
     echo "fuzz: target=$target input=$input"
+    echo "fuzz: replay with: dotnet $plain/Freight.Fuzz.dll $target '$input'"
     # Replayed on the plain build: what escaped, with its stack trace.
-    timeout 60 dotnet "$plain/Freight.Fuzz.dll" "$target" "$input" | head -n 30 || true
+    timeout 300 dotnet "$plain/Freight.Fuzz.dll" "$target" "$input" </dev/null 2>&1 | head -n 30 || true
   done
   if [ "${crashes:-0}" != 0 ] || [ "${hangs:-0}" != 0 ]; then
     failed=1

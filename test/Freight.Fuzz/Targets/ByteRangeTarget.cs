@@ -131,8 +131,9 @@ internal sealed class ByteRangeTarget : IFuzzTarget
                 return ByteRangeOutcome.Ignore;
             }
 
+            // An absent last-pos means "to the end", whatever first-pos is: "99…9-" is valid, just unsatisfiable.
             var first = BigInteger.Parse(left, System.Globalization.CultureInfo.InvariantCulture);
-            var last = right.Length == 0 ? BigInteger.Pow(10, 40) : BigInteger.Parse(right, System.Globalization.CultureInfo.InvariantCulture);
+            BigInteger? last = right.Length == 0 ? null : BigInteger.Parse(right, System.Globalization.CultureInfo.InvariantCulture);
             if (last < first)
             {
                 return ByteRangeOutcome.Ignore;
@@ -140,7 +141,7 @@ internal sealed class ByteRangeTarget : IFuzzTarget
 
             if (first < length)
             {
-                requested.Add(new ByteRange((long)first, (long)BigInteger.Min(last, length - 1)));
+                requested.Add(new ByteRange((long)first, (long)BigInteger.Min(last ?? length - 1, length - 1)));
             }
         }
 
