@@ -306,6 +306,15 @@ public sealed class ByteRangeSetTests
         AssertRanges("9223372036854775805-9223372036854775806", Parse("bytes=9223372036854775805-", huge));
     }
 
+    [Fact]
+    public void Parse_HugeFirstPosOpenEndAgainstLongMaxValueLength_Unsatisfiable()
+    {
+        // The byte-range fuzzer's first finding (test/Freight.Fuzz/corpus/byte-range/huge-first-pos-open-end): its
+        // model read an absent last-pos as a finite number and called this invalid; it is a valid int-range that
+        // starts past the end of even the longest representation.
+        AssertUnsatisfiable(Parse("bytes=97203685477580622307209999999999999999999999999936854-", long.MaxValue));
+    }
+
     // Defence against many ranges (§14.2, §17.15)
 
     [Fact]
