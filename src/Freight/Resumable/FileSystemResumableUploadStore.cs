@@ -203,6 +203,9 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
         }
     }
 
+    /// <summary>The free space of the directory's volume (statvfs: what an unprivileged writer may still use).</summary>
+    public long? AvailableBytes() => new DriveInfo(Directory).AvailableFreeSpace;
+
     /// <summary>
     /// After a restart: finishes completions a crash interrupted (record says completed, bytes still here),
     /// and removes data files without a record and half-written records. Returns how many it finished.
