@@ -266,6 +266,8 @@ public sealed class TusUploads(
     /// <summary>Creates the upload in the store once the quotas admit it (429 / 507 otherwise: nothing created).</summary>
     private async ValueTask CreateCountedAsync(ResumableUpload upload, bool limitClient, CancellationToken cancellationToken)
     {
+        // Right after a start, the uploads from before it are counted first (the sweep that runs at once).
+        await quota.Counted.WaitAsync(cancellationToken);
         quota.Admit(upload, limitClient);
         try
         {
@@ -276,6 +278,8 @@ public sealed class TusUploads(
             quota.Forget(upload.Id);
             throw;
         }
+
+        quota.Stored(upload);
     }
 
     public async Task HeadAsync(HttpContext context)
@@ -420,6 +424,7 @@ public sealed class TusUploads(
         upload = upload with { Length = declared };
         quota.Declare(upload);
         await store.UpdateAsync(upload, cancellationToken);
+        quota.Stored(upload);
         return upload;
     }
 
@@ -487,7 +492,7 @@ public sealed class TusUploads(
         }
 
         upload = upload with { Offset = appender.Offset, LastActivityAt = time.GetUtcNow() };
-        quota.Received(upload);
+        quota.Stored(upload);
         return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
     }
 

@@ -42,6 +42,7 @@ internal sealed partial class TusExpirySweeper(
             {
                 // A disk or bucket problem now is no reason to stop sweeping later.
                 LogSweepFailed(logger, failed.Message);
+                quota.CountingFailed();
             }
         }
         while (await timer.WaitForNextTickAsync(stoppingToken));

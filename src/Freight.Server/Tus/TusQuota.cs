@@ -12,8 +12,9 @@ namespace Freight.Server.Tus;
 /// all of them together may still expect no more bytes (declared lengths less what arrived) than
 /// <see cref="TusOptions.MaxPendingBytes"/> and the store's free space less <see cref="TusOptions.MinFreeBytes"/>
 /// (507 past either). The counts are kept here, per node, on creation, append, completion and removal, and
-/// rebuilt from the store by every expiry sweep: at start (uploads from before a restart), and then every
-/// <see cref="TusOptions.SweepInterval"/> (uploads other nodes of one bucket created, moved on or finished).
+/// rebuilt from the store by every expiry sweep: at start (uploads from before a restart; creations wait for
+/// it), and then every <see cref="TusOptions.SweepInterval"/> (uploads other nodes of one bucket created,
+/// moved on or finished).
 /// </summary>
 public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
 {
@@ -27,8 +28,15 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
 
     // Uploads forgotten since a sweep's listing began, with when: the listing may still have seen them.
     private readonly Dictionary<string, long> _forgotten = new(StringComparer.Ordinal);
+    private readonly TaskCompletionSource _counted = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _pendingBytes;
     private long _version;
+
+    /// <summary>Done once the first sweep after start has counted the store's uploads (or failed to list them).</summary>
+    public Task Counted => _counted.Task;
+
+    /// <summary>Lets creations through without the first count: the listing failed, and refusing every creation until it works helps no one.</summary>
+    public void CountingFailed() => _counted.TrySetResult();
 
     /// <summary>The address a per-client quota counts for the request (an IPv4 client seen through IPv6 as itself).</summary>
     public static string ClientOf(HttpContext context)
@@ -58,7 +66,8 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
             }
 
             CheckSpace(pending, available);
-            Add(upload.Id, upload.Client, pending);
+            // Not in the store yet, so no listing may drop it before Stored says it is there.
+            Add(upload.Id, upload.Client, pending, version: long.MaxValue);
         }
     }
 
@@ -76,8 +85,11 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
         }
     }
 
-    /// <summary>Bytes arrived: the upload expects fewer.</summary>
-    public void Received(ResumableUpload upload)
+    /// <summary>
+    /// The store holds the upload as given — created, or bytes arrived (it expects fewer) — so a sweep's listing
+    /// begun from now on shows it.
+    /// </summary>
+    public void Stored(ResumableUpload upload)
     {
         ArgumentNullException.ThrowIfNull(upload);
         lock (_lock)
@@ -126,7 +138,7 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
                 unfinished.Add(upload.Id);
                 if (!_uploads.TryGetValue(upload.Id, out var entry))
                 {
-                    Add(upload.Id, upload.Client, PendingOf(upload));
+                    Add(upload.Id, upload.Client, PendingOf(upload), ++_version);
                 }
                 else if (entry.Version <= since)
                 {
@@ -150,6 +162,8 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
 
             _forgotten.Clear();
         }
+
+        _counted.TrySetResult();
     }
 
     /// <summary>Bytes all unfinished uploads still expect, as counted.</summary>
@@ -184,9 +198,9 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
         }
     }
 
-    private void Add(string id, string? client, long pending)
+    private void Add(string id, string? client, long pending, long version)
     {
-        _uploads[id] = new Entry(client) { Pending = pending, Version = ++_version };
+        _uploads[id] = new Entry(client) { Pending = pending, Version = version };
         _pendingBytes += pending;
         if (client is not null)
         {
@@ -211,7 +225,7 @@ public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
         if (entry is null)
         {
             // Created on another node since the last sweep: counted from now on.
-            Add(upload.Id, upload.Client, PendingOf(upload));
+            Add(upload.Id, upload.Client, PendingOf(upload), ++_version);
             return;
         }
 
