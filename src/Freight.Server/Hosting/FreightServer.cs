@@ -149,6 +149,7 @@ public sealed class FreightServer : IAsyncDisposable
             return new FileSystemResumableUploadStore(directory, files, options.FlushToDisk);
         });
         builder.Services.AddSingleton<ResumableUploadLocks>();
+        builder.Services.AddSingleton<Tus.TusQuota>();
         // XXH3-128 always (the ETag); SHA-256 too when the files API keeps it for every file.
         builder.Services.AddSingleton(new RunningDigests(options.Files.AlwaysComputeSha256 ? [Freight.Digests.DigestAlgorithm.Sha256] : []));
         builder.Services.AddSingleton(services => new Tus.TusUploads(
@@ -159,6 +160,7 @@ public sealed class FreightServer : IAsyncDisposable
             options.Files,
             services.GetRequiredService<Files.FilesAccess>(),
             services.GetRequiredService<Files.UploadLimiter>(),
+            services.GetRequiredService<Tus.TusQuota>(),
             options.Tus.MaxUploadBytes > 0 ? options.Tus.MaxUploadBytes : options.Files.MaxFileBytes > 0 ? options.Files.MaxFileBytes : options.MaxRequestBodyBytes,
             services.GetRequiredService<TimeProvider>()));
         builder.Services.AddHostedService<Tus.TusExpirySweeper>();

@@ -19,7 +19,8 @@ namespace Freight.Server.Tus;
 /// creation, creation-with-upload, creation-defer-length, termination, checksum, expiration and
 /// concatenation extensions. Chunks stream from the request's pipe straight to the upload's end in the
 /// store; a finished upload becomes the file <c>/files/{prefix}{filename}</c> atomically, with its ETag
-/// (and SHA-256 when configured), like a PUT of the files API. Tokens and limits are the files API's.
+/// (and SHA-256 when configured), like a PUT of the files API. Tokens and limits are the files API's; creations
+/// also count against <see cref="TusQuota"/>.
 /// </summary>
 public static class TusEndpoints
 {
@@ -80,6 +81,7 @@ public sealed class TusUploads(
     FilesOptions filesOptions,
     FilesAccess access,
     UploadLimiter limiter,
+    TusQuota quota,
     long maxUploadBytes,
     TimeProvider time)
 {
@@ -157,8 +159,9 @@ public sealed class TusUploads(
             TargetKey = partial ? null : TargetKey(metadata, id).Value,
             CreatedAt = now,
             LastActivityAt = now,
+            Client = TusQuota.ClientOf(context),
         };
-        await store.CreateAsync(upload, context.RequestAborted);
+        await CreateCountedAsync(upload, limitClient: true, context.RequestAborted);
 
         var response = context.Response;
         var location = "/tus/" + id;
@@ -241,8 +244,10 @@ public sealed class TusUploads(
             TargetKey = TargetKey(metadata, id).Value,
             CreatedAt = now,
             LastActivityAt = now,
+            Client = TusQuota.ClientOf(context),
         };
-        await store.CreateAsync(upload, context.RequestAborted);
+        // Gathering writes the parts' bytes once more before they are removed: the total must fit.
+        await CreateCountedAsync(upload, limitClient: false, context.RequestAborted);
         if (!locks.TryEnter(id, out var held))
         {
             throw Locked();
@@ -256,6 +261,25 @@ public sealed class TusUploads(
         context.Response.StatusCode = StatusCodes.Status201Created;
         context.Response.Headers.Location = "/tus/" + id;
         WriteState(context.Response, upload, head: false);
+    }
+
+    /// <summary>Creates the upload in the store once the quotas admit it (429 / 507 otherwise: nothing created).</summary>
+    private async ValueTask CreateCountedAsync(ResumableUpload upload, bool limitClient, CancellationToken cancellationToken)
+    {
+        // Right after a start, the uploads from before it are counted first (the sweep that runs at once).
+        await quota.Counted.WaitAsync(cancellationToken);
+        quota.Admit(upload, limitClient);
+        try
+        {
+            await store.CreateAsync(upload, cancellationToken);
+        }
+        catch
+        {
+            quota.Forget(upload.Id);
+            throw;
+        }
+
+        quota.Stored(upload);
     }
 
     public async Task HeadAsync(HttpContext context)
@@ -345,6 +369,7 @@ public sealed class TusUploads(
         ArgumentNullException.ThrowIfNull(upload);
         await store.DeleteAsync(upload.Id, cancellationToken);
         runningDigests.Forget(upload.Id);
+        quota.Forget(upload.Id);
     }
 
     /// <summary>An unfinished upload whose last byte arrived longer than <see cref="TusOptions.ExpireAfter"/> ago; a finished one's record after as long.</summary>
@@ -397,7 +422,9 @@ public sealed class TusUploads(
         }
 
         upload = upload with { Length = declared };
+        quota.Declare(upload);
         await store.UpdateAsync(upload, cancellationToken);
+        quota.Stored(upload);
         return upload;
     }
 
@@ -465,6 +492,7 @@ public sealed class TusUploads(
         }
 
         upload = upload with { Offset = appender.Offset, LastActivityAt = time.GetUtcNow() };
+        quota.Stored(upload);
         return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
     }
 
@@ -558,6 +586,7 @@ public sealed class TusUploads(
         var contentType = metadata.TryGetValue("filetype", out var type) && MediaTypeHeaderValue.TryParse(type, out _) ? type : null;
         var commit = new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = FileUpload.Keep(computed) };
         await store.CompleteAsync(upload, upload.TargetKey!, commit, cancellationToken);
+        quota.Forget(upload.Id);
         if (upload.Kind == ResumableUploadKind.Final)
         {
             // Parts served their purpose: the protocol allows removing them, and keeping them doubles the disk used.

@@ -10,10 +10,12 @@ namespace Freight.Server.Tus;
 /// than <see cref="TusOptions.ExpireAfter"/> (their files stay). An upload a request is writing is left for
 /// the next sweep. At start, first finishes what a crash interrupted (file-system store). With the S3 store, also
 /// removes multipart uploads and staged writes that stopped nodes left in the bucket for longer than ExpireAfter.
+/// Each sweep's listing is also what <see cref="TusQuota"/> counts from.
 /// </summary>
 internal sealed partial class TusExpirySweeper(
     IResumableUploadStore store,
     TusUploads uploads,
+    TusQuota quota,
     TusOptions options,
     TimeProvider time,
     ILogger<TusExpirySweeper> logger) : BackgroundService
@@ -40,6 +42,7 @@ internal sealed partial class TusExpirySweeper(
             {
                 // A disk or bucket problem now is no reason to stop sweeping later.
                 LogSweepFailed(logger, failed.Message);
+                quota.CountingFailed();
             }
         }
         while (await timer.WaitForNextTickAsync(stoppingToken));
@@ -50,8 +53,12 @@ internal sealed partial class TusExpirySweeper(
     {
         var removed = 0;
         var now = time.GetUtcNow();
+        // The listing the sweep makes anyway is the quota's count of what the store holds.
+        var since = quota.BeginListing();
+        var listed = new List<ResumableUpload>();
         await foreach (var upload in store.ListAsync(cancellationToken))
         {
+            listed.Add(upload);
             if (uploads.IsExpired(upload, now) && !uploads.IsBusy(upload.Id))
             {
                 await uploads.RemoveAsync(upload, cancellationToken);
@@ -63,6 +70,7 @@ internal sealed partial class TusExpirySweeper(
             }
         }
 
+        quota.Reconcile(listed, since);
         if (store is S3ResumableUploadStore bucket && await bucket.SweepAbandonedAsync(options.ExpireAfter, cancellationToken) is > 0 and var abandoned)
         {
             LogAbandoned(logger, abandoned);

@@ -24,6 +24,27 @@ public sealed class TusOptions
     /// <summary>How often expired uploads are removed. 1 min: expiry is hours; a sweep lists one directory.</summary>
     public TimeSpan SweepInterval { get; set; } = TimeSpan.FromMinutes(1);
 
+    /// <summary>
+    /// Unfinished uploads (created, not yet finished, terminated or expired) one client address may hold; one more
+    /// creation is 429 with Retry-After. A count, not bytes: it also bounds uploads of deferred length and the
+    /// records each one leaves, and a client's bytes are then at most this many Tus-Max-Size. 64: eight times
+    /// Files:MaxConcurrentUploadsPerClient, room for a client's parallel parts (concatenation) and paused uploads.
+    /// </summary>
+    public int MaxUnfinishedUploadsPerClient { get; set; } = 64;
+
+    /// <summary>
+    /// Bytes all unfinished uploads together may still expect (declared lengths less what arrived); a creation, or
+    /// a length declared late, past it is 507. 0 (default): no fixed cap, the store's free space decides (file
+    /// system, memory); a bucket has none to ask, so set it with S3 to bound what uploads may promise.
+    /// </summary>
+    public long MaxPendingBytes { get; set; }
+
+    /// <summary>
+    /// Free space the store keeps beyond what unfinished uploads expect: a creation that would promise it away is
+    /// 507. 1 GiB: headroom for writes the count does not see (the files API's PUTs, records, logs).
+    /// </summary>
+    public long MinFreeBytes { get; set; } = 1L << 30;
+
     public void Validate(List<string> errors)
     {
         ArgumentNullException.ThrowIfNull(errors);
@@ -40,6 +61,21 @@ public sealed class TusOptions
         if (SweepInterval <= TimeSpan.Zero)
         {
             errors.Add($"Freight:Tus:SweepInterval is {SweepInterval}: it must be positive (e.g. 00:01:00).");
+        }
+
+        if (MaxUnfinishedUploadsPerClient < 1)
+        {
+            errors.Add($"Freight:Tus:MaxUnfinishedUploadsPerClient is {MaxUnfinishedUploadsPerClient}: it must be at least 1.");
+        }
+
+        if (MaxPendingBytes < 0)
+        {
+            errors.Add($"Freight:Tus:MaxPendingBytes is {MaxPendingBytes}: use 0 (the store's free space decides) or a positive size.");
+        }
+
+        if (MinFreeBytes < 0)
+        {
+            errors.Add($"Freight:Tus:MinFreeBytes is {MinFreeBytes}: use 0 or a positive size.");
         }
 
         if (!Freight.Files.StoragePrefix.TryParse(FilesPrefix, out _, out var error))

@@ -42,6 +42,12 @@ public interface IResumableUploadStore
 
     /// <summary>Every upload (for the expiry sweep).</summary>
     IAsyncEnumerable<ResumableUpload> ListAsync(CancellationToken cancellationToken = default);
+
+    /// <summary>
+    /// Bytes the store can still take — the free space of the volume its bytes go to, the memory left for a
+    /// store in memory — or null when it cannot tell (a bucket). Creation quotas weigh declared lengths against it.
+    /// </summary>
+    long? AvailableBytes();
 }
 
 /// <summary>

@@ -120,6 +120,13 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         }
     }
 
+    /// <summary>The machine's (or container's) memory not in use at the last garbage collection: the bytes a store in memory competes for.</summary>
+    public long? AvailableBytes()
+    {
+        var memory = GC.GetGCMemoryInfo();
+        return Math.Max(0, memory.TotalAvailableMemoryBytes - memory.MemoryLoadBytes);
+    }
+
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         List<ResumableUpload> uploads;

@@ -45,6 +45,9 @@ public sealed record ResumableUpload
 
     public DateTimeOffset CreatedAt { get; init; }
 
+    /// <summary>The address of the client that created it: per-client quotas count by it. Null in records from before it was kept.</summary>
+    public string? Client { get; init; }
+
     /// <summary>The last time bytes arrived (or the creation): expiry counts from it. Reported by the store.</summary>
     [JsonIgnore]
     public DateTimeOffset LastActivityAt { get; init; }

@@ -139,6 +139,9 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         return true;
     }
 
+    /// <summary>Unknown: a bucket has no free space to ask (set Tus:MaxPendingBytes to bound what uploads may promise).</summary>
+    public long? AvailableBytes() => null;
+
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var prefix = _s3.ObjectKey(StateKey(""));

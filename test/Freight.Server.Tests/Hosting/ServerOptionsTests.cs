@@ -33,6 +33,9 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Freight:TransportBlockBytes", "100", "Freight:TransportBlockBytes")]
     [InlineData("--Freight:TransportBlockBytes", "2097152", "Freight:TransportBlockBytes")]
     [InlineData("--Freight:Multipart:MaxHeadersBytes", "10", "Freight:Multipart:MaxHeadersBytes")]
+    [InlineData("--Freight:Tus:MaxUnfinishedUploadsPerClient", "0", "Freight:Tus:MaxUnfinishedUploadsPerClient")]
+    [InlineData("--Freight:Tus:MaxPendingBytes", "-1", "Freight:Tus:MaxPendingBytes")]
+    [InlineData("--Freight:Tus:MinFreeBytes", "-1", "Freight:Tus:MinFreeBytes")]
     public void Create_InvalidOption_ThrowsNamingTheOption(string option, string value, string named)
     {
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
