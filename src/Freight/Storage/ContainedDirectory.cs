@@ -403,7 +403,7 @@ internal sealed class ContainedDirectory
             return new SafeFileHandle(_handle!.DangerousGetHandle(), ownsHandle: false);
         }
 
-        return Open(slash < 0 ? "" : relative[..slash], LinuxFiles.OPath | LinuxFiles.ODirectory, 0, out error);
+        return Open(relative[..slash], LinuxFiles.OPath | LinuxFiles.ODirectory, 0, out error);
     }
 
     private SafeFileHandle? TryOpenFileByPath(string relative, FileAccess access)
