@@ -38,12 +38,15 @@ internal sealed class ContainedDirectory
     private readonly bool _openat2;
 
     /// <param name="directory">Created when missing; a link to it is followed (the operator's choice).</param>
-    /// <param name="useOpenat2">False tries the openat walk where openat2 would do (tests of the fallback).</param>
-    public ContainedDirectory(string directory, bool useOpenat2 = true)
+    /// <param name="resolution">
+    /// The strongest to use: <see cref="ContainedResolution.Openat2"/> falls back by itself where refused; the
+    /// others exist so tests can run each form on Linux.
+    /// </param>
+    public ContainedDirectory(string directory, ContainedResolution resolution = ContainedResolution.Openat2)
     {
         FullName = Path.TrimEndingDirectorySeparator(Path.GetFullPath(directory));
         Directory.CreateDirectory(FullName);
-        if (!LinuxFiles.IsSupported)
+        if (!LinuxFiles.IsSupported || resolution == ContainedResolution.LstatWalk)
         {
             return;
         }
@@ -56,11 +59,14 @@ internal sealed class ContainedDirectory
         }
 
         _handle = new SafeFileHandle(fd, ownsHandle: true);
-        _openat2 = useOpenat2 && Openat2Works(_handle);
+        _openat2 = resolution == ContainedResolution.Openat2 && Openat2Works(_handle);
     }
 
     /// <summary>The directory's absolute path.</summary>
     public string FullName { get; }
+
+    /// <summary>How this directory resolves paths, after any fallback.</summary>
+    public ContainedResolution Resolution => _handle is null ? ContainedResolution.LstatWalk : _openat2 ? ContainedResolution.Openat2 : ContainedResolution.OpenatWalk;
 
     /// <summary>The absolute path of <paramref name="relative"/>, for messages and for looking from outside (tests): never opened by this type.</summary>
     public string FullPath(string relative) =>
@@ -198,8 +204,9 @@ internal sealed class ContainedDirectory
         ArgumentNullException.ThrowIfNull(target);
         if (_handle is null || target._handle is null)
         {
+            // The destination's folder must be contained; a link at the destination itself is replaced by the rename, not followed.
             Contain(from);
-            target.Contain(to);
+            target.Contain(to.LastIndexOf('/') is var slash and >= 0 ? to[..slash] : "");
             File.Move(FullPath(from), target.FullPath(to), overwrite: true);
             return;
         }
@@ -403,7 +410,7 @@ internal sealed class ContainedDirectory
             return new SafeFileHandle(_handle!.DangerousGetHandle(), ownsHandle: false);
         }
 
-        return Open(slash < 0 ? "" : relative[..slash], LinuxFiles.OPath | LinuxFiles.ODirectory, 0, out error);
+        return Open(relative[..slash], LinuxFiles.OPath | LinuxFiles.ODirectory, 0, out error);
     }
 
     private SafeFileHandle? TryOpenFileByPath(string relative, FileAccess access)
@@ -427,7 +434,7 @@ internal sealed class ContainedDirectory
 
     private void Contain(string relative)
     {
-        if (!ContainedPath.IsContained(FullName, FullPath(relative)))
+        if (relative.Length > 0 && !ContainedPath.IsContained(FullName, FullPath(relative)))
         {
             throw Refused(relative);
         }
@@ -464,6 +471,19 @@ internal sealed class ContainedDirectory
         new SafeFileHandle(fd, ownsHandle: true).Dispose();
         return true;
     }
+}
+
+/// <summary>How a <see cref="ContainedDirectory"/> resolves a path without following links, strongest first.</summary>
+internal enum ContainedResolution
+{
+    /// <summary>Linux: openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) beneath the held root; race-free.</summary>
+    Openat2,
+
+    /// <summary>Linux without openat2 (before 5.6, or refused by seccomp): openat(O_NOFOLLOW) one folder at a time; race-free.</summary>
+    OpenatWalk,
+
+    /// <summary>Elsewhere: an lstat per component before each path call; narrows the race, does not close it.</summary>
+    LstatWalk,
 }
 
 /// <summary>What a name in a <see cref="ContainedDirectory"/> is, seen without following links.</summary>

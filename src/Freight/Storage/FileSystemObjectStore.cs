@@ -9,7 +9,8 @@ namespace Freight.Storage;
 /// (<see cref="FileSystemMetadata"/>). A write goes to a hidden temp file in the target's own directory
 /// (same file system, so the final rename is atomic) and is renamed into place on commit; an abort
 /// deletes the temp file. Conditions are checked and applied under a per-key lock: one process owns a
-/// data directory.
+/// data directory. Every file and folder is reached through <see cref="ContainedDirectory"/>: no symbolic
+/// link below the root is followed (a key meeting one is absent to reads and a conflict to writes).
 /// </summary>
 public sealed class FileSystemObjectStore : IObjectStore
 {

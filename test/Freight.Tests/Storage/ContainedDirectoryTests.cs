@@ -5,9 +5,9 @@ using Microsoft.Win32.SafeHandles;
 namespace Freight.Tests.Storage;
 
 /// <summary>
-/// The containment every file-system store path goes through, in both of its Linux forms: openat2 (true) and
-/// the openat walk used where openat2 is missing or forbidden (false). Links point into an "outside" folder
-/// beside the root holding a secret.
+/// The containment every file-system store path goes through, in each of its forms: openat2, the openat walk
+/// used where openat2 is missing or forbidden, and the lstat walk of other OSes (run here too). Links point
+/// into an "outside" folder beside the root holding a secret.
 /// </summary>
 public sealed class ContainedDirectoryTests : IDisposable
 {
@@ -31,7 +31,8 @@ public sealed class ContainedDirectoryTests : IDisposable
 
     private string Outside(string relative) => Path.Combine(_outside, relative);
 
-    private ContainedDirectory Open(bool openat2) => new(_root, openat2);
+    // Theory data names the form: a test's parameters must be public types.
+    private ContainedDirectory Open(string resolution) => new(_root, Enum.Parse<ContainedResolution>(resolution));
 
     private static byte[] ReadAll(SafeFileHandle handle)
     {
@@ -41,23 +42,25 @@ public sealed class ContainedDirectoryTests : IDisposable
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void TryOpenFile_PlainFileInFolders_Opens(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void TryOpenFile_PlainFileInFolders_Opens(string resolution)
     {
         Directory.CreateDirectory(InRoot("a/b"));
         File.WriteAllBytes(InRoot("a/b/f"), s_inside);
 
-        using var handle = Open(openat2).TryOpenFile("a/b/f", FileAccess.Read);
+        using var handle = Open(resolution).TryOpenFile("a/b/f", FileAccess.Read);
 
         Assert.NotNull(handle);
         Assert.Equal(s_inside, ReadAll(handle));
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void TryOpenFile_LinkAnywhere_Null(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void TryOpenFile_LinkAnywhere_Null(string resolution)
     {
         File.CreateSymbolicLink(InRoot("leak"), Outside("secret"));
         File.CreateSymbolicLink(InRoot("relative-leak"), "../outside/secret");
@@ -67,7 +70,7 @@ public sealed class ContainedDirectoryTests : IDisposable
         File.CreateSymbolicLink(InRoot("alias"), InRoot("real"));
         Directory.CreateSymbolicLink(InRoot("loop"), ".");
         Directory.CreateDirectory(InRoot("folder"));
-        var contained = Open(openat2);
+        var contained = Open(resolution);
 
         foreach (var name in new[] { "leak", "relative-leak", "dangling", "evil/secret", "alias", "loop/real", "loop/loop/real", "evil", "folder", "missing", "real/child" })
         {
@@ -79,12 +82,13 @@ public sealed class ContainedDirectoryTests : IDisposable
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void CreateNew_ThroughLinkedFolder_RefusedAndNothingOutside(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void CreateNew_ThroughLinkedFolder_RefusedAndNothingOutside(string resolution)
     {
         Directory.CreateSymbolicLink(InRoot("evil"), _outside);
-        var contained = Open(openat2);
+        var contained = Open(resolution);
 
         Assert.Throws<KeyConflictException>(() => contained.CreateNew("evil/planted"));
         Assert.Throws<KeyConflictException>(() => contained.CreateFolder("evil/made"));
@@ -93,23 +97,26 @@ public sealed class ContainedDirectoryTests : IDisposable
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void CreateNew_OnDanglingLink_ThrowsAndTargetNotCreated(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void CreateNew_OnDanglingLink_ThrowsAndTargetNotCreated(string resolution)
     {
         File.CreateSymbolicLink(InRoot("dangling"), Outside("created"));
 
-        Assert.ThrowsAny<IOException>(() => Open(openat2).CreateNew("dangling"));
+        // O_CREAT | O_EXCL meets the link (EEXIST); the lstat walk refuses it before.
+        Assert.ThrowsAny<Exception>(() => Open(resolution).CreateNew("dangling"));
         Assert.False(File.Exists(Outside("created")));
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void Rename_OntoLink_ReplacesTheLinkNotItsTarget(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void Rename_OntoLink_ReplacesTheLinkNotItsTarget(string resolution)
     {
         File.CreateSymbolicLink(InRoot("leak"), Outside("secret"));
-        var contained = Open(openat2);
+        var contained = Open(resolution);
         using (var handle = contained.CreateNew("temp"))
         {
             RandomAccess.Write(handle, s_inside, 0);
@@ -123,12 +130,13 @@ public sealed class ContainedDirectoryTests : IDisposable
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void Delete_ThroughLinkedFolder_FalseAndTargetKept(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void Delete_ThroughLinkedFolder_FalseAndTargetKept(string resolution)
     {
         Directory.CreateSymbolicLink(InRoot("evil"), _outside);
-        var contained = Open(openat2);
+        var contained = Open(resolution);
 
         Assert.False(contained.Delete("evil/secret"));
         Assert.False(contained.DeleteEmptyFolder("evil"));
@@ -137,14 +145,15 @@ public sealed class ContainedDirectoryTests : IDisposable
     }
 
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public void GetEntry_EachKind_SeenWithoutFollowing(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    [InlineData(nameof(ContainedResolution.LstatWalk))]
+    public void GetEntry_EachKind_SeenWithoutFollowing(string resolution)
     {
         Directory.CreateDirectory(InRoot("folder"));
         File.WriteAllBytes(InRoot("folder/file"), s_inside);
         Directory.CreateSymbolicLink(InRoot("evil"), _outside);
-        var contained = Open(openat2);
+        var contained = Open(resolution);
 
         Assert.Equal(ContainedEntry.Folder, contained.GetEntry("folder"));
         Assert.Equal(ContainedEntry.File, contained.GetEntry("folder/file"));
@@ -152,6 +161,15 @@ public sealed class ContainedDirectoryTests : IDisposable
         Assert.Equal(ContainedEntry.Missing, contained.GetEntry("none/none"));
         Assert.Equal(ContainedEntry.Foreign, contained.GetEntry("evil"));
         Assert.Equal(ContainedEntry.Foreign, contained.GetEntry("evil/secret"));
+    }
+
+    [Fact]
+    public void Resolution_Default_IsTheKernelsOnLinux()
+    {
+        var resolution = new ContainedDirectory(_root).Resolution;
+
+        // openat2, or the openat walk where a seccomp filter refuses it: never the racy lstat walk on Linux.
+        Assert.Equal(OperatingSystem.IsLinux(), resolution != ContainedResolution.LstatWalk);
     }
 
     [Fact]
@@ -163,7 +181,7 @@ public sealed class ContainedDirectoryTests : IDisposable
         Directory.CreateSymbolicLink(InRoot("evil"), _outside);
         File.CreateSymbolicLink(InRoot("leak"), Outside("secret"));
 
-        Assert.Equal(["a/f"], Open(openat2: true).EnumerateFiles(recursive: true).Order(StringComparer.Ordinal));
+        Assert.Equal(["a/f"], Open(nameof(ContainedResolution.Openat2)).EnumerateFiles(recursive: true).Order(StringComparer.Ordinal));
     }
 
     /// <summary>
@@ -171,9 +189,9 @@ public sealed class ContainedDirectoryTests : IDisposable
     /// run: every read finds the inside bytes or nothing — a path open would read the secret.
     /// </summary>
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task TryOpenFile_FolderSwappedForLinkWhileReading_NeverOutsideBytes(bool openat2)
+    [InlineData(nameof(ContainedResolution.Openat2))]
+    [InlineData(nameof(ContainedResolution.OpenatWalk))]
+    public async Task TryOpenFile_FolderSwappedForLinkWhileReading_NeverOutsideBytes(string resolution)
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -182,7 +200,7 @@ public sealed class ContainedDirectoryTests : IDisposable
 
         Directory.CreateDirectory(InRoot("a"));
         File.WriteAllBytes(InRoot("a/secret"), s_inside);
-        var contained = Open(openat2);
+        var contained = Open(resolution);
         using var stop = new CancellationTokenSource();
         var swaps = 0;
         var swapper = Task.Run(() =>
