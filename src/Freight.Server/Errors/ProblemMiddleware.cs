@@ -80,6 +80,8 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         LabRequestException => (400, "Invalid request"),
         ProblemException refused => (refused.Status, refused.Title),
         Freight.Storage.KeyConflictException => (409, "Conflict"),
+        // Rewritten faster than it could be read, several times over (FilesEndpoints retries): ask again later.
+        Freight.Storage.ObjectReplacedException => (503, "Changed while being read"),
         // The S3 store's server refused or failed (its status and message in the detail): not the client's fault.
         Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed"),
         // ...or could not be reached (the server's only outgoing HTTP is the S3 store's).

@@ -171,7 +171,30 @@ public static class FilesEndpoints
         await context.Response.WriteAsJsonAsync(new StoredFiles(stored, fields), context.RequestAborted);
     }
 
+    /// <summary>
+    /// GET and HEAD. A store that keeps no old versions (S3) fails a reader whose version was replaced after it
+    /// opened; until the answer has started, the key is opened again and the version that replaced it is served.
+    /// </summary>
     private static async Task GetAsync(HttpContext context, IObjectStore store, FilesAccess access)
+    {
+        // Each try is a new open (a HEAD and a GET on S3): a key replaced during three reads in a row is being
+        // rewritten without pause, and the 503 tells the client to come back (ProblemMiddleware).
+        const int Tries = 3;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await GetVersionAsync(context, store, access);
+                return;
+            }
+            catch (ObjectReplacedException) when (attempt < Tries && !context.Response.HasStarted)
+            {
+                context.Response.Clear();
+            }
+        }
+    }
+
+    private static async Task GetVersionAsync(HttpContext context, IObjectStore store, FilesAccess access)
     {
         var request = context.Request;
         access.Demand(request, write: false);

@@ -5,7 +5,7 @@ namespace Freight.Storage.S3;
 /// <summary>
 /// One version of an S3 object, read by ranged GETs pinned to it with If-Match on S3's ETag. S3 keeps no old
 /// version (without bucket versioning): if the object is replaced while this reader is open, reads fail with
-/// an <see cref="IOException"/> instead of returning another version's bytes under this one's ETag.
+/// an <see cref="ObjectReplacedException"/> instead of returning another version's bytes under this one's ETag.
 /// </summary>
 internal sealed class S3ObjectReader(S3Connection s3, string objectKey, ObjectInfo info, string s3ETag) : IObjectReader
 {

@@ -75,7 +75,8 @@ internal static class S3Transfers
 
     /// <summary>
     /// GETs <paramref name="length"/> bytes from <paramref name="offset"/> of the version tagged <paramref name="s3ETag"/>
-    /// (If-Match: a replaced object fails the read instead of mixing versions); the caller disposes the response.
+    /// (If-Match: a replaced object fails the read with <see cref="ObjectReplacedException"/> instead of mixing
+    /// versions); the caller disposes the response.
     /// </summary>
     public static async Task<HttpResponseMessage> GetAsync(S3Connection s3, string objectKey, string s3ETag, long offset, long? length, CancellationToken cancellationToken)
     {
@@ -91,7 +92,7 @@ internal static class S3Transfers
         {
             if (response.StatusCode == HttpStatusCode.PreconditionFailed)
             {
-                throw new IOException($"'{objectKey}' was replaced while it was being read.");
+                throw new ObjectReplacedException($"'{objectKey}' was replaced while it was being read.");
             }
 
             await EnsureSuccessAsync(response, $"'{objectKey}'", cancellationToken);

@@ -1,0 +1,24 @@
+namespace Freight.Storage;
+
+/// <summary>
+/// The version a reader opened is gone (replaced or deleted) and the store keeps no old versions (S3 without
+/// bucket versioning): the read fails rather than return another version's bytes under this one's headers.
+/// Until an answer has started, opening the key again reads the version that replaced it.
+/// </summary>
+public sealed class ObjectReplacedException : IOException
+{
+    public ObjectReplacedException()
+        : base("The object was replaced while it was being read.")
+    {
+    }
+
+    public ObjectReplacedException(string message)
+        : base(message)
+    {
+    }
+
+    public ObjectReplacedException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+    }
+}
