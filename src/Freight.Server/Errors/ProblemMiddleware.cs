@@ -22,12 +22,19 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         {
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
         }
-        catch (Exception exception) when (Classify(exception) is { } problem)
+        catch (Exception caught) when (Classify(caught) is { } problem)
         {
+            // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
+            var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
             if (IsBodyCutOff(exception))
             {
                 // Still answered below: a client that only half-closed its side can read the 400.
                 LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            }
+            else if (problem.Status == StatusCodes.Status507InsufficientStorage)
+            {
+                // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
+                LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message);
             }
             else
             {
@@ -84,6 +91,7 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         LabRequestException => (400, "Invalid request", null),
         ProblemException refused => (refused.Status, refused.Title, null),
         Freight.Storage.KeyConflictException => (409, "Conflict", null),
+        _ when Freight.Storage.OutOfSpace.Is(exception) => (StatusCodes.Status507InsufficientStorage, ProblemException.StorageFullTitle, null),
         // The S3 store's server refused or failed (its status and message in the detail): not the client's fault.
         Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed", null),
         // ...or could not be reached (the server's only outgoing HTTP is the S3 store's).
@@ -96,4 +104,7 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+
+    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason}")]
+    private static partial void LogStorageFull(ILogger logger, string method, string path, string reason);
 }

@@ -181,6 +181,11 @@ public sealed class TusUploads(
                     // The upload exists (at the offset before the refused chunk): say where, so the client can resume.
                     throw refused.WithHeader("Location", location);
                 }
+                catch (IOException full) when (OutOfSpace.Is(full))
+                {
+                    // Likewise when the disk filled: the bytes that fit stay, and the client resumes once space is freed.
+                    throw ProblemException.StorageFull(full).WithHeader("Location", location);
+                }
             }
         }
 

@@ -44,7 +44,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
         ArgumentNullException.ThrowIfNull(upload);
         // The data file first: a record never names bytes that cannot be written. Reserving the declared
         // length (fallocate, length unchanged) spares the file system an allocation per append.
-        using (File.OpenHandle(DataPath(upload.Id), FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, upload.Length ?? 0))
+        using (OutOfSpace.CreateReserving(DataPath(upload.Id), upload.Length ?? 0))
         {
         }
 

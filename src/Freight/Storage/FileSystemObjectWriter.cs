@@ -28,7 +28,7 @@ internal sealed class FileSystemObjectWriter : IObjectWriter
         _tempPath = tempPath;
         _flushToDisk = flushToDisk;
         // Reserving the whole length up front (fallocate) spares the file system an allocation per write.
-        _handle = File.OpenHandle(tempPath, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, preallocationSize);
+        _handle = OutOfSpace.CreateReserving(tempPath, preallocationSize);
         _preallocated = preallocationSize > 0;
     }
 
