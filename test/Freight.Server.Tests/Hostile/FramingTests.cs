@@ -60,6 +60,49 @@ public sealed class FramingTests(FileSystemTusServer server, SmallLimitFilesServ
     }
 
     /// <summary>
+    /// RFC 9110 §8.6: <c>Content-Length = 1*DIGIT</c>. Kestrel parses a sign and keeps only the number; the server
+    /// refuses the request before any endpoint reads the body, and closes the connection (RFC 9112 §6.3).
+    /// </summary>
+    [Theory]
+    [InlineData("+5")]
+    [InlineData("+0005")]
+    public async Task Put_ContentLengthWithASign_Returns400ProblemAndStoresNothing(string contentLength)
+    {
+        var key = FilesApi.NewRoot() + "/signed.bin";
+        var mark = server.Logs.Count;
+
+        var response = await SendAndWaitForCloseAsync(server, "PUT", "/files/" + key, ["Content-Length: " + contentLength], "hello"u8.ToArray());
+
+        ProblemAssert.IsProblem(response, HttpStatusCode.BadRequest);
+        Assert.Equal("close", response.Header("Connection"));
+        AssertLoggedOnce(server.Logs.Since(mark), "rejected with 400");
+        await FilesApi.AssertAbsentAsync(server, key);
+        await server.AssertServingAsync();
+    }
+
+    /// <summary>
+    /// What the RFC allows stays allowed: leading zeros, whitespace around the value — and a body that looks like a
+    /// head with a signed length, on a kept-alive connection, is a body: the next request is judged by its own head.
+    /// </summary>
+    [Fact]
+    public async Task Put_ContentLengthWithZerosOrWhitespaceAfterALookalikeBody_IsStored()
+    {
+        var root = FilesApi.NewRoot();
+        var lookalike = "PUT /files/x HTTP/1.1\r\nContent-Length: +5\r\n\r\n"u8.ToArray();
+        await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
+
+        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", server.HttpAddress, $"/files/{root}/a.bin", "Content-Length: " + FilesApi.Invariant(lookalike.Length)), .. lookalike]);
+        var first = await connection.ReadResponseAsync();
+        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", server.HttpAddress, $"/files/{root}/b.bin", "Content-Length: \t0005 "), .. "hello"u8]);
+        var second = await connection.ReadResponseAsync();
+
+        Assert.Equal(201, first.StatusCode);
+        Assert.Equal(201, second.StatusCode);
+        await FilesApi.AssertStoredAsync(server, root + "/a.bin", lookalike);
+        await FilesApi.AssertStoredAsync(server, root + "/b.bin", "hello"u8.ToArray());
+    }
+
+    /// <summary>
     /// A chunked PUT past the file limit is refused part-way: the handler stops reading, and Kestrel's own drain of the
     /// rest must not fail on a read the handler left open ("Reading is already in progress", one <c>fail:</c> a request).
     /// </summary>
