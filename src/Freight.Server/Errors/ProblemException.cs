@@ -7,8 +7,8 @@ namespace Freight.Server.Errors;
 /// </summary>
 public sealed class ProblemException : Exception
 {
-    public ProblemException(int status, string title, string detail, IReadOnlyDictionary<string, string>? headers = null)
-        : base(detail)
+    public ProblemException(int status, string title, string detail, IReadOnlyDictionary<string, string>? headers = null, Exception? cause = null)
+        : base(detail, cause)
     {
         Status = status;
         Title = title;
@@ -35,7 +35,18 @@ public sealed class ProblemException : Exception
 
     /// <summary>The same refusal with one more response header.</summary>
     public ProblemException WithHeader(string name, string value) =>
-        new(Status, Title, Message, new Dictionary<string, string>(Headers) { [name] = value });
+        new(Status, Title, Message, new Dictionary<string, string>(Headers) { [name] = value }, InnerException);
+
+    public const string StorageFullTitle = "Insufficient storage";
+
+    /// <summary>
+    /// 507 (RFC 4918 §11.5) for a write the storage had no room for (<see cref="Freight.Storage.OutOfSpace"/>); the
+    /// cause's message names a server path, so the client gets what it can act on instead.
+    /// </summary>
+    public static ProblemException StorageFull(Exception cause) =>
+        new(507, StorageFullTitle,
+            "The server's storage is full: what did not fit was not stored (a tus upload keeps the bytes it holds; HEAD tells its offset). Retry once space is freed.",
+            cause: cause);
 
     public int Status { get; }
 

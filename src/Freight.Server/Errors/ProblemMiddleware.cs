@@ -22,12 +22,19 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         {
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
         }
-        catch (Exception exception) when (Classify(exception) is { } problem)
+        catch (Exception caught) when (Classify(caught) is { } problem)
         {
+            // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
+            var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
             if (IsBodyCutOff(exception))
             {
                 // Still answered below: a client that only half-closed its side can read the 400.
                 LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            }
+            else if (problem.Status == StatusCodes.Status507InsufficientStorage)
+            {
+                // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
+                LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message);
             }
             else
             {
@@ -58,7 +65,7 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
             await problems.WriteAsync(new ProblemDetailsContext
             {
                 HttpContext = context,
-                ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = exception.Message },
+                ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message },
             });
         }
     }
@@ -71,21 +78,26 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         exception is BadHttpRequestException { StatusCode: StatusCodes.Status400BadRequest } bad
         && bad.Message.StartsWith("Unexpected end of request content", StringComparison.Ordinal);
 
-    private static (int Status, string Title)? Classify(Exception exception) => exception switch
+    /// <summary>The status and title for <paramref name="exception"/>, and a detail when its message is not for the client; null for a 500.</summary>
+    private static (int Status, string Title, string? Detail)? Classify(Exception exception) => exception switch
     {
-        BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } => (413, "Request body too large"),
-        BadHttpRequestException bad => (bad.StatusCode, "Bad request"),
-        MultipartFormatException => (400, "Malformed multipart body"),
-        InvalidDataException => (400, "Malformed form data"),
-        LabRequestException => (400, "Invalid request"),
-        ProblemException refused => (refused.Status, refused.Title),
-        Freight.Storage.KeyConflictException => (409, "Conflict"),
+        BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } => (413, "Request body too large", null),
+        BadHttpRequestException bad => (bad.StatusCode, "Bad request", null),
+        // Kestrel's chunked parser refuses a chunk size past 31 bits with an IOException around the overflow
+        // (every other malformed chunk is a BadHttpRequestException): the client's framing, RFC 9112 §7.1.
+        IOException { InnerException: OverflowException } => (400, "Malformed chunked body", "A chunk size is too large to be a chunk size."),
+        MultipartFormatException => (400, "Malformed multipart body", null),
+        InvalidDataException => (400, "Malformed form data", null),
+        LabRequestException => (400, "Invalid request", null),
+        ProblemException refused => (refused.Status, refused.Title, null),
+        Freight.Storage.KeyConflictException => (409, "Conflict", null),
         // Rewritten faster than it could be read, several times over (FilesEndpoints retries): ask again later.
-        Freight.Storage.ObjectReplacedException => (503, "Changed while being read"),
+        Freight.Storage.ObjectReplacedException => (503, "Changed while being read", null),
+        _ when Freight.Storage.OutOfSpace.Is(exception) => (StatusCodes.Status507InsufficientStorage, ProblemException.StorageFullTitle, null),
         // The S3 store's server refused or failed (its status and message in the detail): not the client's fault.
-        Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed"),
+        Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed", null),
         // ...or could not be reached (the server's only outgoing HTTP is the S3 store's).
-        HttpRequestException or Amazon.Runtime.AmazonClientException => (502, "Object store unreachable"),
+        HttpRequestException or Amazon.Runtime.AmazonClientException => (502, "Object store unreachable", null),
         _ => null,
     };
 
@@ -94,4 +106,7 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+
+    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason}")]
+    private static partial void LogStorageFull(ILogger logger, string method, string path, string reason);
 }

@@ -21,18 +21,25 @@ internal static class FileUpload
         {
             var result = await body.ReadAtLeastAsync(BodyPump.BatchBytes, cancellationToken);
             var buffer = result.Buffer;
-            if (writer.Length + buffer.Length > maxBytes)
+            try
             {
-                throw TooLarge(maxBytes);
+                if (writer.Length + buffer.Length > maxBytes)
+                {
+                    throw TooLarge(maxBytes);
+                }
+
+                digests.Append(buffer);
+                if (!buffer.IsEmpty)
+                {
+                    await writer.WriteAsync(buffer, cancellationToken);
+                }
+            }
+            finally
+            {
+                // Also when refused or the write failed: a read left open makes Kestrel's drain of the rest fail and log it.
+                body.AdvanceTo(buffer.End);
             }
 
-            digests.Append(buffer);
-            if (!buffer.IsEmpty)
-            {
-                await writer.WriteAsync(buffer, cancellationToken);
-            }
-
-            body.AdvanceTo(buffer.End);
             if (result.IsCanceled)
             {
                 throw new OperationCanceledException("The body read was canceled before the upload ended.");

@@ -288,7 +288,14 @@ public static class FilesEndpoints
             }
 
             digest = await ComputeDigestAsync(reader, algorithm, context.RequestAborted);
-            await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
+            try
+            {
+                await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
+            }
+            catch (IOException full) when (OutOfSpace.Is(full))
+            {
+                // Keeping it only spares the next request the read: a full disk must not fail a download.
+            }
         }
 
         context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(algorithm, digest);

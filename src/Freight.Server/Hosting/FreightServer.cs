@@ -75,6 +75,7 @@ public sealed class FreightServer : IAsyncDisposable
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), errors);
         }
 
+        var contentLengths = new RequestHeads.RawContentLengths();
         var addresses = ListenAddress.SplitUrls(options.Urls).Select(url => ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url)).ToList();
         var certificate = addresses.Any(a => a.Https) ? SelfSignedCertificate.Create() : null;
 
@@ -93,6 +94,9 @@ public sealed class FreightServer : IAsyncDisposable
                     {
                         listen.UseHttps(certificate!);
                     }
+
+                    // After TLS: it reads the request heads as Kestrel will (ContentLengthMiddleware checks them).
+                    listen.Use(contentLengths.Scan);
                 });
             }
         });
@@ -108,6 +112,7 @@ public sealed class FreightServer : IAsyncDisposable
             store.DeleteAbandonedTempFiles();
             return store;
         });
+        builder.Services.AddSingleton(contentLengths);
         builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton(options.Files);
         builder.Services.AddSingleton<Files.FilesAccess>();
@@ -181,6 +186,7 @@ public sealed class FreightServer : IAsyncDisposable
 
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();
+        app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFiles();

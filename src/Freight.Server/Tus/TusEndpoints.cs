@@ -184,6 +184,11 @@ public sealed class TusUploads(
                     // The upload exists (at the offset before the refused chunk): say where, so the client can resume.
                     throw refused.WithHeader("Location", location);
                 }
+                catch (IOException full) when (OutOfSpace.Is(full))
+                {
+                    // Likewise when the disk filled: the bytes that fit stay, and the client resumes once space is freed.
+                    throw ProblemException.StorageFull(full).WithHeader("Location", location);
+                }
             }
         }
 
@@ -534,20 +539,27 @@ public sealed class TusUploads(
             // cancelling a pending body read races Kestrel's own ("Reading is already in progress").
             var result = await body.ReadAtLeastAsync(64 * 1024);
             var buffer = result.Buffer;
-            if (appender.Offset + buffer.Length > limit)
+            try
             {
-                throw ExceedsLength(upload);
+                if (appender.Offset + buffer.Length > limit)
+                {
+                    throw ExceedsLength(upload);
+                }
+
+                if (!buffer.IsEmpty)
+                {
+                    // Stored first, hashed second: the running digests never cover bytes the store does not hold.
+                    await appender.WriteAsync(buffer);
+                    digests?.Append(buffer);
+                    checksum?.Append(buffer);
+                }
+            }
+            finally
+            {
+                // Also when refused or the write failed: a read left open makes Kestrel's drain of the rest fail and log it.
+                body.AdvanceTo(buffer.End);
             }
 
-            if (!buffer.IsEmpty)
-            {
-                // Stored first, hashed second: the running digests never cover bytes the store does not hold.
-                await appender.WriteAsync(buffer);
-                digests?.Append(buffer);
-                checksum?.Append(buffer);
-            }
-
-            body.AdvanceTo(buffer.End);
             if (result.IsCanceled)
             {
                 throw new OperationCanceledException("The body read was canceled before the chunk ended.");

@@ -112,7 +112,7 @@ internal sealed class ContainedDirectory
         if (_handle is null)
         {
             Contain(relative);
-            return File.OpenHandle(FullPath(relative), System.IO.FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, preallocationSize);
+            return OutOfSpace.CreateReserving(FullPath(relative), preallocationSize);
         }
 
         var handle = Open(relative, LinuxFiles.OWrOnly | LinuxFiles.OCreat | LinuxFiles.OExcl, FileMode, out var error)

@@ -32,17 +32,24 @@ public static class BodyPump
         {
             var result = await body.ReadAtLeastAsync(BatchBytes, cancellationToken);
             var buffer = result.Buffer;
-            foreach (var segment in buffer)
+            try
             {
-                hasher.Append(segment.Span);
+                foreach (var segment in buffer)
+                {
+                    hasher.Append(segment.Span);
+                }
+
+                if (writer is not null && !buffer.IsEmpty)
+                {
+                    await writer.WriteAsync(buffer, cancellationToken);
+                }
+            }
+            finally
+            {
+                // Also when the write failed: a read left open makes Kestrel's drain of the rest fail and log it.
+                body.AdvanceTo(buffer.End);
             }
 
-            if (writer is not null && !buffer.IsEmpty)
-            {
-                await writer.WriteAsync(buffer, cancellationToken);
-            }
-
-            body.AdvanceTo(buffer.End);
             if (result.IsCanceled)
             {
                 throw new OperationCanceledException("The body read was canceled before the upload ended.");
@@ -65,16 +72,22 @@ public static class BodyPump
         while (true)
         {
             var result = await body.ReadAsync(cancellationToken);
-            foreach (var segment in result.Buffer)
+            try
             {
-                hasher.Append(segment.Span);
-                if (writer is not null)
+                foreach (var segment in result.Buffer)
                 {
-                    await writer.WriteAsync(segment, cancellationToken);
+                    hasher.Append(segment.Span);
+                    if (writer is not null)
+                    {
+                        await writer.WriteAsync(segment, cancellationToken);
+                    }
                 }
             }
+            finally
+            {
+                body.AdvanceTo(result.Buffer.End);
+            }
 
-            body.AdvanceTo(result.Buffer.End);
             if (result.IsCanceled)
             {
                 throw new OperationCanceledException("The body read was canceled before the upload ended.");

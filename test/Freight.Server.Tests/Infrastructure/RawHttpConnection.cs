@@ -154,6 +154,25 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         return new RawHttpResponse(status, headers, body.ToArray());
     }
 
+    /// <summary>
+    /// Reads until the server closes the connection (after a response with <c>Connection: close</c>): by then the
+    /// server has finished with the request, its logging included.
+    /// </summary>
+    public async Task ReadUntilClosedAsync()
+    {
+        using var limit = new CancellationTokenSource(s_readLimit);
+        try
+        {
+            while (await FillAsync(limit.Token))
+            {
+            }
+        }
+        catch (SocketException)
+        {
+            // A reset is a close too.
+        }
+    }
+
     private async Task<string?> ReadLineAsync(CancellationToken cancellationToken)
     {
         var line = new StringBuilder();

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
 using Freight.Server.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace Freight.Server.Tests.Infrastructure;
 
@@ -22,6 +23,9 @@ public abstract class ServerHarness : IAsyncLifetime
     }
 
     public string DataDirectory { get; }
+
+    /// <summary>What the server logs (besides its console), for tests that count the lines one request logged.</summary>
+    public CapturedLogs Logs { get; } = new();
 
     /// <summary>Where <c>?sink=file</c> uploads land.</summary>
     public string UploadsDirectory => Path.Combine(DataDirectory, "lab", "uploads");
@@ -46,7 +50,7 @@ public abstract class ServerHarness : IAsyncLifetime
             "--data-dir", DataDirectory,
             .. _extraArguments,
             .. startArguments,
-        ]);
+        ], builder => builder.Logging.AddProvider(Logs));
         await _server.StartAsync();
         HttpAddress = new Uri(_server.Urls.Single(url => url.StartsWith("http://", StringComparison.Ordinal)));
         HttpsAddress = new Uri(_server.Urls.Single(url => url.StartsWith("https://", StringComparison.Ordinal)));

@@ -1,0 +1,64 @@
+using System.Buffers;
+using System.IO.Pipelines;
+
+namespace Freight.Server.RequestHeads;
+
+/// <summary>
+/// A connection's input as Kestrel reads it, showing each consumed range to a <see cref="ContentLengthScanner"/> while
+/// it is scanning (request heads); bodies the application reads pass through untouched.
+/// </summary>
+internal sealed class ScanningPipeReader(PipeReader inner, ContentLengthScanner scanner) : PipeReader
+{
+    private ReadOnlySequence<byte> _buffer;
+
+    public override ValueTask<ReadResult> ReadAsync(CancellationToken cancellationToken = default)
+    {
+        var read = inner.ReadAsync(cancellationToken);
+        if (read.IsCompletedSuccessfully)
+        {
+            // Read once (a pipe's ValueTask may be backed by a reusable source) and handed on as a plain result.
+            var result = read.Result;
+            _buffer = result.Buffer;
+            return new ValueTask<ReadResult>(result);
+        }
+
+        return Remember(read);
+    }
+
+    public override bool TryRead(out ReadResult result)
+    {
+        if (!inner.TryRead(out result))
+        {
+            return false;
+        }
+
+        _buffer = result.Buffer;
+        return true;
+    }
+
+    public override void AdvanceTo(SequencePosition consumed) => AdvanceTo(consumed, consumed);
+
+    public override void AdvanceTo(SequencePosition consumed, SequencePosition examined)
+    {
+        if (scanner.Scanning)
+        {
+            scanner.Scan(_buffer.Slice(0, consumed));
+        }
+
+        _buffer = default;
+        inner.AdvanceTo(consumed, examined);
+    }
+
+    public override void CancelPendingRead() => inner.CancelPendingRead();
+
+    public override void Complete(Exception? exception = null) => inner.Complete(exception);
+
+    public override ValueTask CompleteAsync(Exception? exception = null) => inner.CompleteAsync(exception);
+
+    private async ValueTask<ReadResult> Remember(ValueTask<ReadResult> pending)
+    {
+        var result = await pending;
+        _buffer = result.Buffer;
+        return result;
+    }
+}
