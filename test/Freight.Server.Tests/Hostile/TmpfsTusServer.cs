@@ -7,7 +7,9 @@ namespace Freight.Server.Tests.Hostile;
 /// fixture and unmounted after it: real ENOSPC on every write path. Needs root (CI runs as root); elsewhere the tests
 /// are skipped (<see cref="TmpfsFactAttribute"/>) and the server runs on an ordinary directory.
 /// </summary>
-public sealed class TmpfsTusServer() : TusServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64")
+// Tus:MinFreeBytes 0: the creation quota's free-space margin (1 GiB) would refuse every creation on this small disk
+// before a byte is written (TusFreeSpaceTests covers that 507); these tests are about the writes that find it full.
+public sealed class TmpfsTusServer() : TusServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64", "--Freight:Tus:MinFreeBytes", "0")
 {
     /// <summary>Small enough to fill in a moment, large enough for the few-MiB uploads the tests send before it is full.</summary>
     public const long Size = 8 * 1024 * 1024;
