@@ -28,7 +28,7 @@ public sealed class SoakTests(ITestOutputHelper output) : IDisposable
     // (60 s and 10 min alike; the 10-minute run's slow climb is discussed there), handles 0 (262–267: the
     // clients' connections come and go), threads +3 / −5. With a fault put in for the check, 40 s: one 64 KiB
     // buffer kept per GET drew RSS +116 MiB, one file handle kept per DELETE +250 handles. So the 60-s run
-    // catches a leak of ~1.5 MiB/s or ~1 handle a second; the 10-minute run, with 9× the span, ~0.12 MiB/s.
+    // catches a leak of ~1.5 MiB/s or a handle every two seconds; the 10-minute run, with 9× the span, ~0.12 MiB/s.
     private const double RssToleranceMiB = 64;
     private const double HandlesTolerance = 24;
     private const double ThreadsTolerance = 12;

@@ -75,11 +75,9 @@ internal sealed class SoakClient
 
     public async Task RunAsync()
     {
-        var total = _operations.Sum(o => o.Weight);
         while (!_stop())
         {
-            var pick = _random.Next(total);
-            var operation = _operations.First(o => (pick -= o.Weight) < 0);
+            var operation = _operations[Weighted(_operations.Select(o => o.Weight))];
             try
             {
                 await operation.Run();
@@ -91,12 +89,25 @@ internal sealed class SoakClient
         }
     }
 
+    /// <summary>An index drawn with the probabilities <paramref name="weights"/> give.</summary>
+    private int Weighted(IEnumerable<int> weights)
+    {
+        var all = weights.ToArray();
+        var pick = _random.Next(all.Sum());
+        var index = 0;
+        while ((pick -= all[index]) >= 0)
+        {
+            index++;
+        }
+
+        return index;
+    }
+
     private OwnedKey AnyOwned() => Owned[_random.Next(Owned.Count)];
 
     private (StoredVersion Version, byte[] Bytes) NewVersion()
     {
-        var pick = _random.Next(s_sizes.Sum(s => s.Weight));
-        var (_, min, max) = s_sizes.First(s => (pick -= s.Weight) < 0);
+        var (_, min, max) = s_sizes[Weighted(s_sizes.Select(s => s.Weight))];
         return StoredVersion.Create(_random.Next(min, max + 1), ((ulong)(_index + 1) << 40) | ++_versions);
     }
 
