@@ -16,7 +16,7 @@ namespace Freight.Server.Tests.Hostile.Soak;
 /// is checked against the model as it comes — status, bytes, headers — and anything the model does not allow
 /// is a fault, counted and kept; the loop goes on, so one run shows every kind of fault it meets.
 /// </summary>
-internal sealed class SoakClient
+internal sealed class SoakClient : IDisposable
 {
     private const string ProblemJson = "application/problem+json";
 
@@ -102,6 +102,8 @@ internal sealed class SoakClient
 
         return index;
     }
+
+    public void Dispose() => _http.Dispose();
 
     private OwnedKey AnyOwned() => Owned[_random.Next(Owned.Count)];
 

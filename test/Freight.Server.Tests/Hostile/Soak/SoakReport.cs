@@ -12,7 +12,7 @@ internal static class SoakReport
     {
         var text = new StringBuilder();
         var seconds = samples[^1].Seconds;
-        text.AppendLine(Invariant($"settings: {settings}; warm-up {settings.WarmUp.TotalSeconds} s"));
+        text.AppendLine(Invariant($"settings: {settings}; warm-up {SoakSettings.WarmUpSeconds(seconds):F0} s"));
         text.AppendLine(Invariant($"ran {seconds:F0} s: {counters.Requests:N0} requests, {counters.BytesSent / MiB:F1} MiB sent, {counters.BytesReceived / MiB:F1} MiB received"));
         text.AppendLine(Invariant($"faults (outcomes the model does not allow): {counters.FaultCount}; server log lines at fail/crit: {serverErrorLines}; files checked at the end: {filesChecked}"));
         text.AppendLine();

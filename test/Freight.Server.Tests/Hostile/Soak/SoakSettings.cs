@@ -14,8 +14,12 @@ internal sealed record SoakSettings(TimeSpan Duration, long MaxRequests, int Cli
     // is never expected and the soak runs the server's defaults.
     private const int DefaultClients = 6;
 
-    /// <summary>The part of the run left out of the trend: the JIT, the thread pool and the file cache settling.</summary>
-    public TimeSpan WarmUp => TimeSpan.FromSeconds(Math.Min(60, Duration.TotalSeconds / 4));
+    /// <summary>
+    /// The part of a run of <paramref name="ranSeconds"/> left out of the trend (the JIT, the thread pool and
+    /// per-key state settling): a quarter, at most a minute. From the run's real length, which the request
+    /// bound may have cut short.
+    /// </summary>
+    public static double WarmUpSeconds(double ranSeconds) => Math.Min(60, ranSeconds / 4);
 
     public static SoakSettings FromEnvironment()
     {
