@@ -3,9 +3,6 @@ using System.Globalization;
 
 namespace Freight.Server.Tests.Hostile.Soak;
 
-/// <summary>One reading of the server process: resident memory, open file descriptors, threads.</summary>
-internal readonly record struct ProcessSample(double Seconds, long RssBytes, int Handles, int Threads, long Requests, long BytesSent, long BytesReceived);
-
 /// <summary>
 /// Reads <c>/proc/{pid}/status</c> (VmRSS, Threads) and counts <c>/proc/{pid}/fd</c> once a second, with the
 /// workload's counters at that moment, until stopped. Linux only: the soak runs where CI runs.

@@ -1,34 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using Freight.Payload;
-using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Hostile.Soak;
-
-/// <summary>One version of a key's bytes: the deterministic payload of <see cref="Length"/> bytes with <see cref="Seed"/>, and its XXH3-128.</summary>
-internal sealed record StoredVersion(long Length, ulong Seed, string Hash)
-{
-    public string ETag => "\"" + Hash + "\"";
-
-    public static (StoredVersion Version, byte[] Bytes) Create(int length, ulong seed)
-    {
-        var bytes = DeterministicPayload.Create(length, seed);
-        return (new StoredVersion(length, seed, Payloads.Hash(bytes)), bytes);
-    }
-
-    public byte[] Bytes() => DeterministicPayload.Create(Length, Seed);
-}
-
-/// <summary>
-/// A key only one client writes: the client is sequential, so the model is exact — after each answer the key
-/// holds <see cref="Current"/> (null: absent) and every read must show exactly that.
-/// </summary>
-internal sealed class OwnedKey(string name)
-{
-    public string Name { get; } = name;
-
-    public StoredVersion? Current { get; set; }
-}
 
 /// <summary>
 /// A key every client races for with conditional writes (If-Match the ETag it just read, If-None-Match: * when
