@@ -22,6 +22,9 @@ internal sealed class FreightProcess : IAsyncDisposable
         _stderr = process.StandardError.ReadToEndAsync();
     }
 
+    /// <summary>The server's process id, for reading its resources from <c>/proc/{id}</c>.</summary>
+    public int Id => _process.Id;
+
     /// <summary>Starts <c>freight serve <paramref name="arguments"/></c> with <paramref name="environment"/> added to a FREIGHT_-free environment.</summary>
     public static FreightProcess StartServe(string workingDirectory, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null)
     {
@@ -67,6 +70,12 @@ internal sealed class FreightProcess : IAsyncDisposable
 
         return lines;
     }
+
+    /// <summary>
+    /// Reads the rest of stdout (after <see cref="ReadUntilListeningAsync"/>) until the process ends: a server that
+    /// logs for minutes must have its pipe drained, or its console logger blocks once the pipe is full.
+    /// </summary>
+    public Task<string> ReadRestOfOutputAsync() => _process.StandardOutput.ReadToEndAsync();
 
     /// <summary>Waits for the process to end by itself; returns its exit code and stderr.</summary>
     public async Task<(int ExitCode, string Stderr)> WaitForExitAsync()
