@@ -82,6 +82,8 @@ public sealed class FreightServer : IAsyncDisposable
         {
             kestrel.AddServerHeader = false;
             kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
+            // Server-wide: the only minimum upload rate Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
+            kestrel.Limits.MinRequestBodyDataRate = options.Files.MinUploadRate;
             foreach (var address in addresses)
             {
                 kestrel.Listen(address.Address, address.Port, listen =>
@@ -156,7 +158,6 @@ public sealed class FreightServer : IAsyncDisposable
             services.GetRequiredService<ResumableUploadLocks>(),
             services.GetRequiredService<RunningDigests>(),
             options.Tus,
-            options.Files,
             services.GetRequiredService<Files.FilesAccess>(),
             services.GetRequiredService<Files.UploadLimiter>(),
             options.Tus.MaxUploadBytes > 0 ? options.Tus.MaxUploadBytes : options.Files.MaxFileBytes > 0 ? options.Files.MaxFileBytes : options.MaxRequestBodyBytes,
