@@ -12,6 +12,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -180,6 +181,11 @@ public sealed class FreightServer : IAsyncDisposable
 
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();
+        // What no handler answered — no route (404), a method the route lacks (405, with Allow) — as problem+json too.
+        // Other bodiless errors stay as their handlers made them (a static file's 412 has no body, as in StaticFiles).
+        app.UseStatusCodePages(status => status.HttpContext.Response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed
+            ? status.HttpContext.RequestServices.GetRequiredService<IProblemDetailsService>().WriteAsync(new ProblemDetailsContext { HttpContext = status.HttpContext }).AsTask()
+            : Task.CompletedTask);
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFiles();

@@ -156,20 +156,39 @@ public abstract class HostilePathTests(FilesServer server)
         }
     }
 
-    /// <summary>Dot segments that climb above <c>/files</c> leave the files API altogether: a 404, nothing written anywhere.</summary>
+    /// <summary>Dot segments that climb above <c>/files</c> leave the files API altogether (a 404 problem: no route), or keep an encoded '/' (400): nothing written anywhere.</summary>
     [Theory]
-    [InlineData("/files/%2e%2e/%2e%2e/escape")]
-    [InlineData("/files/..%2F..%2Fescape")]
-    [InlineData("/files/%2E%2E/lab/escape")]
-    public async Task Put_DotSegmentsAboveTheFilesApi_WriteNothing(string path)
+    [InlineData("/files/%2e%2e/%2e%2e/escape", HttpStatusCode.NotFound)]
+    [InlineData("/files/%2E%2E/lab/escape", HttpStatusCode.NotFound)]
+    [InlineData("/files/..%2F..%2Fescape", HttpStatusCode.BadRequest)]
+    public async Task Put_DotSegmentsAboveTheFilesApi_ProblemAndNothingWritten(string path, HttpStatusCode status)
     {
         var before = server.DataDirectorySnapshot();
 
         var response = await PutRawAsync(Transport.Cleartext, path, "hostile"u8.ToArray());
 
-        Assert.True(response.StatusCode is 400 or 404, $"{response.StatusCode}: {response.BodyText}");
+        ProblemAssert.IsProblem(response, status);
         Assert.Equal(before, server.DataDirectorySnapshot());
         await server.AssertServingAsync();
+    }
+
+    /// <summary>A method the files routes do not have is a 405 problem naming the ones they do (RFC 9110 §15.5.6), on both protocols.</summary>
+    [Theory]
+    [InlineData("PATCH", Protocol.Http11)]
+    [InlineData("PATCH", Protocol.Http2)]
+    [InlineData("TRACE", Protocol.Http11)]
+    [InlineData("FOO", Protocol.Http2)]
+    public async Task OtherMethod_OnAFile_Returns405ProblemWithAllow(string method, Protocol protocol)
+    {
+        var key = $"{NewRoot()}/file.bin";
+        using var request = server.Request(new HttpMethod(method), protocol, "/files/" + key);
+        request.Content = new ByteArrayContent("hostile"u8.ToArray());
+
+        using var response = await server.Client.SendAsync(request);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.MethodNotAllowed);
+        Assert.Contains("PUT", response.Content.Headers.Allow);
+        await AssertAbsentAsync(server, key);
     }
 
     /// <summary>No Unicode normalisation: 'é' precomposed (NFC) and decomposed (NFD) are two keys, each with its own bytes, on every protocol.</summary>
