@@ -214,6 +214,32 @@ public sealed class HostileFramingTests(FileSystemFilesServer server) : IClassFi
         await AssertAbsentAsync(server, $"{root}/head.bin");
     }
 
+    /// <summary>
+    /// HTTP/2 holds the head to the same 32 KiB as HTTP/1.1 (Kestrel's MaxRequestHeadersTotalSize, after HPACK decoding):
+    /// past it Kestrel answers 431 or ends the connection — never a handler run.
+    /// </summary>
+    [Fact]
+    public async Task Put_HugeHeaderFieldOnHttp2_IsRefusedAndStoresNothing()
+    {
+        var key = $"{NewRoot()}/h2-header.bin";
+        using var client = ServerHarness.CreatePinnedClient(server.CertificateFingerprint);
+        using var request = Put(server, key, "hello"u8.ToArray(), Protocol.Http2);
+        Assert.True(request.Headers.TryAddWithoutValidation("X-Big", new string('a', 40_000)));
+
+        try
+        {
+            using var response = await client.SendAsync(request);
+            Assert.Equal(HttpStatusCode.RequestHeaderFieldsTooLarge, response.StatusCode);
+        }
+        catch (HttpRequestException)
+        {
+            // The connection was ended instead of answered.
+        }
+
+        await AssertAbsentAsync(server, key);
+        await server.AssertServingAsync();
+    }
+
     private Uri Address(Transport transport) => transport == Transport.Tls ? server.HttpsAddress : server.HttpAddress;
 
     private byte[] Head(string method, string pathAndQuery, params string[] headers) =>

@@ -20,18 +20,14 @@ public abstract class HostileRangeTests(FilesServer server)
 
     public static TheoryData<Protocol> Protocols() => [Protocol.Http11, Protocol.Http2];
 
-    /// <summary>
-    /// 10,000 one-byte suffix ranges in 30 KB (under Kestrel's 32 KiB of headers on HTTP/1.1): they coalesce into one
-    /// range. HTTP/2 caps one header field at 16 KiB (Kestrel's Http2.MaxRequestHeaderFieldSize), so 5,000 there.
-    /// </summary>
+    /// <summary>10,000 one-byte suffix ranges in 30 KB (under Kestrel's 32 KiB of headers): they coalesce into one range.</summary>
     [Theory]
     [MemberData(nameof(Protocols))]
-    public async Task Get_ThousandsOfOverlappingRanges_CoalesceIntoOne206(Protocol protocol)
+    public async Task Get_TenThousandOverlappingRanges_CoalesceIntoOne206(Protocol protocol)
     {
         var (key, content) = await CreateAsync();
-        var count = protocol == Protocol.Http2 ? 5_000 : 10_000;
 
-        using var response = await GetAsync(key, protocol, ("Range", "bytes=" + string.Join(',', Enumerable.Repeat("-1", count))));
+        using var response = await GetAsync(key, protocol, ("Range", "bytes=" + string.Join(',', Enumerable.Repeat("-1", 10_000))));
 
         Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
         Assert.Equal($"bytes {Size - 1}-{Size - 1}/{Size}", response.Content.Headers.ContentRange?.ToString());
