@@ -13,8 +13,6 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
 using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Net.Http.Headers;
@@ -83,7 +81,7 @@ public static class FilesEndpoints
         }
 
         using var slot = limiter.Enter(context);
-        LimitUpload(context, options, maxFileBytes);
+        LimitUpload(context, maxFileBytes);
         var wantsSha256 = options.AlwaysComputeSha256 || WantsSha256(request);
         using var digests = new StreamingDigests(FileUpload.Algorithms(contentDigests, reprDigests, md5, wantsSha256));
         await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
@@ -133,7 +131,7 @@ public static class FilesEndpoints
         }
 
         using var slot = limiter.Enter(context);
-        LimitUpload(context, options, long.MaxValue);
+        LimitUpload(context, long.MaxValue);
         var reader = new MultipartPipeReader(request.BodyReader, boundary, limits);
         var stored = new List<StoredFile>();
         var fields = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -341,8 +339,11 @@ public static class FilesEndpoints
         && WantDigest.TryParse(request.Headers[WantDigest.WantReprDigestHeader], out var preferences)
         && WantDigest.SelectPreferred(preferences) == DigestAlgorithm.Sha256;
 
-    /// <summary>Kestrel's limits for this upload: the file size for the body, and a minimum rate after a grace period (HTTP/1.1).</summary>
-    internal static void LimitUpload(HttpContext context, FilesOptions options, long maxBodyBytes)
+    /// <summary>
+    /// Kestrel's body-size limit for this upload: the file size. (The minimum upload rate is Kestrel's server-wide one,
+    /// <see cref="FilesOptions.MinUploadRate"/>: a per-request rate is not supported on HTTP/2.)
+    /// </summary>
+    internal static void LimitUpload(HttpContext context, long maxBodyBytes)
     {
         // Only for a known length: on a chunked HTTP/1.1 body Kestrel counts the chunk framing against this limit too,
         // so a file of exactly the limit would be refused; FileUpload counts the data bytes exactly instead.
@@ -350,13 +351,6 @@ public static class FilesEndpoints
             && context.Features.Get<IHttpMaxRequestBodySizeFeature>() is { IsReadOnly: false } size)
         {
             size.MaxRequestBodySize = maxBodyBytes;
-        }
-
-        // HTTP/2 streams share the connection's flow control; Kestrel only supports a per-request rate on HTTP/1.x.
-        if (options.MinUploadBytesPerSecond > 0 && HttpProtocol.IsHttp11(context.Request.Protocol)
-            && context.Features.Get<IHttpMinRequestBodyDataRateFeature>() is { } rate)
-        {
-            rate.MinDataRate = new MinDataRate(options.MinUploadBytesPerSecond, TimeSpan.FromSeconds(5));
         }
     }
 

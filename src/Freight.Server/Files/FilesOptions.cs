@@ -1,3 +1,5 @@
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+
 namespace Freight.Server.Files;
 
 /// <summary>Options of the files API (<c>Freight:Files</c>). Defaults are safe for a loopback or trusted network.</summary>
@@ -32,10 +34,16 @@ public sealed class FilesOptions
     public int MaxConcurrentUploadsPerClient { get; set; } = 8;
 
     /// <summary>
-    /// Slowest upload accepted, after a 5 s grace period (Kestrel's MinRequestBodyDataRate for these requests):
-    /// a client trickling bytes is cut off instead of holding a connection and a temp file. 64 KiB/s.
+    /// Slowest upload accepted, after a 5 s grace period: a client trickling bytes is cut off instead of holding a
+    /// connection and a temp file. 64 KiB/s. It is Kestrel's server-wide MinRequestBodyDataRate, the only form
+    /// Kestrel enforces on HTTP/2 (per connection, over all its streams' bodies; per request on HTTP/1.1), so every
+    /// request body is held to it. Time the server spends not reading (writing to the store) does not count.
     /// </summary>
     public double MinUploadBytesPerSecond { get; set; } = 64 * 1024;
+
+    /// <summary><see cref="MinUploadBytesPerSecond"/> as Kestrel's limit; null (no minimum) for 0.</summary>
+    public MinDataRate? MinUploadRate =>
+        MinUploadBytesPerSecond > 0 ? new MinDataRate(MinUploadBytesPerSecond, TimeSpan.FromSeconds(5)) : null;
 
     /// <summary>
     /// Compute SHA-256 on every PUT and keep it (answers Want-Repr-Digest without reading the file again). Off by

@@ -12,6 +12,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -83,6 +84,8 @@ public sealed class FreightServer : IAsyncDisposable
         {
             kestrel.AddServerHeader = false;
             kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
+            // Server-wide: the only minimum upload rate Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
+            kestrel.Limits.MinRequestBodyDataRate = options.Files.MinUploadRate;
             foreach (var address in addresses)
             {
                 kestrel.Listen(address.Address, address.Port, listen =>
@@ -162,7 +165,6 @@ public sealed class FreightServer : IAsyncDisposable
             services.GetRequiredService<ResumableUploadLocks>(),
             services.GetRequiredService<RunningDigests>(),
             options.Tus,
-            options.Files,
             services.GetRequiredService<Files.FilesAccess>(),
             services.GetRequiredService<Files.UploadLimiter>(),
             services.GetRequiredService<Tus.TusQuota>(),
@@ -187,6 +189,11 @@ public sealed class FreightServer : IAsyncDisposable
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
+        // What no handler answered — no route (404), a method the route lacks (405, with Allow) — as problem+json too.
+        // Other bodiless errors stay as their handlers made them (a static file's 412 has no body, as in StaticFiles).
+        app.UseStatusCodePages(status => status.HttpContext.Response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed
+            ? status.HttpContext.RequestServices.GetRequiredService<IProblemDetailsService>().WriteAsync(new ProblemDetailsContext { HttpContext = status.HttpContext }).AsTask()
+            : Task.CompletedTask);
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFiles();

@@ -78,7 +78,6 @@ public sealed class TusUploads(
     ResumableUploadLocks locks,
     RunningDigests runningDigests,
     TusOptions options,
-    FilesOptions filesOptions,
     FilesAccess access,
     UploadLimiter limiter,
     TusQuota quota,
@@ -448,7 +447,7 @@ public sealed class TusUploads(
         }
 
         using var slot = limiter.Enter(context);
-        FilesEndpoints.LimitUpload(context, filesOptions, request.ContentLength is null ? long.MaxValue : limit - upload.Offset);
+        FilesEndpoints.LimitUpload(context, request.ContentLength is null ? long.MaxValue : limit - upload.Offset);
         var digests = runningDigests.Take(upload.Id, upload.Offset);
         // Disposed before the upload can finish: a store may keep the last bytes until then (S3 keeps a tail).
         var appender = await BeginAppendAsync(upload, context.RequestAborted);

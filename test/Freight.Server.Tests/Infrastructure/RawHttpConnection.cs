@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net.Security;
 using System.Net.Sockets;
 using System.Text;
 
@@ -13,8 +14,9 @@ internal sealed record RawHttpResponse(int StatusCode, IReadOnlyDictionary<strin
 }
 
 /// <summary>
-/// HTTP/1.1 over a plain TCP socket, for what HttpClient will not send: truncated or aborted bodies,
-/// bodies the server refuses half-way. Reads one response (Content-Length, chunked, or to EOF).
+/// HTTP/1.1 over a plain TCP socket (or TLS over it, <see cref="OpenTlsAsync"/>), for what HttpClient will not
+/// send: truncated or aborted bodies, bodies the server refuses half-way, malformed framing. Reads one response
+/// (Content-Length, chunked, or to EOF).
 /// </summary>
 internal sealed class RawHttpConnection : IAsyncDisposable
 {
@@ -22,17 +24,38 @@ internal sealed class RawHttpConnection : IAsyncDisposable
     private static readonly TimeSpan s_readLimit = TimeSpan.FromSeconds(60);
 
     private readonly Socket _socket;
+    private readonly SslStream? _tls;
     private readonly byte[] _readBuffer = new byte[16 * 1024];
     private int _readStart;
     private int _readEnd;
 
-    private RawHttpConnection(Socket socket) => _socket = socket;
+    private RawHttpConnection(Socket socket, SslStream? tls)
+    {
+        _socket = socket;
+        _tls = tls;
+    }
 
     public static async Task<RawHttpConnection> OpenAsync(Uri address)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         await socket.ConnectAsync(address.Host, address.Port);
-        return new RawHttpConnection(socket);
+        return new RawHttpConnection(socket, null);
+    }
+
+    /// <summary>HTTP/1.1 over TLS (ALPN http/1.1) to an https:// address, trusting only the certificate whose SHA-256 is <paramref name="fingerprint"/>.</summary>
+    public static async Task<RawHttpConnection> OpenTlsAsync(Uri address, string fingerprint)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        await socket.ConnectAsync(address.Host, address.Port);
+        var tls = new SslStream(new NetworkStream(socket, ownsSocket: false));
+        await tls.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
+        {
+            TargetHost = address.Host,
+            ApplicationProtocols = [SslApplicationProtocol.Http11],
+            RemoteCertificateValidationCallback = (_, certificate, _, _) =>
+                certificate is not null && Convert.ToHexStringLower(certificate.GetCertHash(System.Security.Cryptography.HashAlgorithmName.SHA256)) == fingerprint,
+        });
+        return new RawHttpConnection(socket, tls);
     }
 
     /// <summary>The request line and headers for <paramref name="pathAndQuery"/>, ending with the empty line.</summary>
@@ -68,6 +91,13 @@ internal sealed class RawHttpConnection : IAsyncDisposable
 
     public async Task SendAsync(ReadOnlyMemory<byte> data)
     {
+        if (_tls is not null)
+        {
+            await _tls.WriteAsync(data);
+            await _tls.FlushAsync();
+            return;
+        }
+
         while (!data.IsEmpty)
         {
             var sent = await _socket.SendAsync(data, SocketFlags.None);
@@ -91,6 +121,10 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         catch (ObjectDisposedException)
         {
         }
+        catch (IOException) when (_tls is not null)
+        {
+            // SslStream wraps the socket's error.
+        }
     }
 
     /// <summary>Closes abruptly: SO_LINGER 0 makes the close send a TCP RST instead of a FIN.</summary>
@@ -105,6 +139,7 @@ internal sealed class RawHttpConnection : IAsyncDisposable
 
     public ValueTask DisposeAsync()
     {
+        _tls?.Dispose();
         _socket.Dispose();
         return ValueTask.CompletedTask;
     }
@@ -154,23 +189,26 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         return new RawHttpResponse(status, headers, body.ToArray());
     }
 
-    /// <summary>
-    /// Reads until the server closes the connection (after a response with <c>Connection: close</c>): by then the
-    /// server has finished with the request, its logging included.
-    /// </summary>
-    public async Task ReadUntilClosedAsync()
+    /// <summary>Whatever the server sends after the response read so far, until it closes (or resets): empty when it answered once and closed.</summary>
+    public async Task<byte[]> ReadUntilClosedAsync()
     {
         using var limit = new CancellationTokenSource(s_readLimit);
+        using var rest = new MemoryStream();
+        rest.Write(_readBuffer, _readStart, _readEnd - _readStart);
         try
         {
             while (await FillAsync(limit.Token))
             {
+                rest.Write(_readBuffer, _readStart, _readEnd - _readStart);
             }
         }
-        catch (SocketException)
+        catch (Exception closed) when (closed is SocketException or IOException)
         {
-            // A reset is a close too.
+            // A reset ends the connection as a close does.
         }
+
+        _readStart = _readEnd;
+        return rest.ToArray();
     }
 
     private async Task<string?> ReadLineAsync(CancellationToken cancellationToken)
@@ -212,7 +250,9 @@ internal sealed class RawHttpConnection : IAsyncDisposable
     private async Task<bool> FillAsync(CancellationToken cancellationToken)
     {
         _readStart = 0;
-        _readEnd = await _socket.ReceiveAsync(_readBuffer, SocketFlags.None, cancellationToken);
+        _readEnd = _tls is null
+            ? await _socket.ReceiveAsync(_readBuffer, SocketFlags.None, cancellationToken)
+            : await _tls.ReadAsync(_readBuffer, cancellationToken);
         return _readEnd > 0;
     }
 }
