@@ -83,7 +83,9 @@ internal sealed class ContainedDirectory
             return TryOpenFileByPath(relative, access);
         }
 
-        var handle = Open(relative, access == FileAccess.Read ? LinuxFiles.ORdOnly : LinuxFiles.ORdWr, 0, out var error);
+        // O_NONBLOCK: a FIFO planted below the root would hold a read-only open until a writer came (a request
+        // stuck for good); on a regular file the flag changes nothing.
+        var handle = Open(relative, (access == FileAccess.Read ? LinuxFiles.ORdOnly : LinuxFiles.ORdWr) | LinuxFiles.ONonBlock, 0, out var error);
         if (handle is null)
         {
             return error is LinuxFiles.ENoEnt or LinuxFiles.ENotDir or LinuxFiles.ELoop or LinuxFiles.EXDev or LinuxFiles.EIsDir
@@ -91,7 +93,7 @@ internal sealed class ContainedDirectory
                 : throw ErrorFor(error, relative);
         }
 
-        // A folder opens read-only; only a regular file is an object.
+        // A folder opens read-only, and so do a FIFO or a device; only a regular file is an object.
         if (LinuxFiles.StatxAt(handle, "", LinuxFiles.AtEmptyPath, LinuxFiles.StatxType, out var stat) != 0 || !stat.IsRegularFile)
         {
             handle.Dispose();

@@ -163,6 +163,28 @@ public sealed class ContainedDirectoryTests : IDisposable
         Assert.Equal(ContainedEntry.Foreign, contained.GetEntry("evil/secret"));
     }
 
+    [Theory]
+    [InlineData(nameof(ContainedResolution.Openat2), FileAccess.Read)]
+    [InlineData(nameof(ContainedResolution.Openat2), FileAccess.ReadWrite)]
+    [InlineData(nameof(ContainedResolution.OpenatWalk), FileAccess.Read)]
+    [InlineData(nameof(ContainedResolution.OpenatWalk), FileAccess.ReadWrite)]
+    public async Task TryOpenFile_FifoPlantedBelowTheRoot_NullWithoutWaitingForAWriter(string resolution, FileAccess access)
+    {
+        Directory.CreateDirectory(InRoot("a"));
+        using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", InRoot("a/pipe")))
+        {
+            await mkfifo.WaitForExitAsync();
+            Assert.Equal(0, mkfifo.ExitCode);
+        }
+
+        var contained = Open(resolution);
+
+        // Without O_NONBLOCK the open waits for a writer that never comes; the bound only keeps a regression from hanging the run.
+        var open = Task.Run(() => contained.TryOpenFile("a/pipe", access));
+        Assert.Same(open, await Task.WhenAny(open, Task.Delay(TimeSpan.FromSeconds(30))));
+        Assert.Null(await open);
+    }
+
     [Fact]
     public void Resolution_Default_IsTheKernelsOnLinux()
     {

@@ -27,6 +27,7 @@ internal static partial class LinuxFiles
     public const int OCreat = 0x40;
     public const int OExcl = 0x80;
     public const int OCloExec = 0x80000;
+    public const int ONonBlock = 0x800;
     public const int OPath = 0x200000;
 
     // x86-64 and arm64 disagree on these two (asm/fcntl.h vs asm-generic/fcntl.h).
