@@ -5,7 +5,7 @@ using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
-// freight serve | bench | compare | report | put | get — see README.md.
+// freight serve | bench | compare | report | put | get — see docs/server.md and docs/bench.md.
 const string Usage = """
     usage: freight <command> [options]
       serve   run the file transfer service and the lab (freight serve --help)

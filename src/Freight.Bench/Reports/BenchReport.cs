@@ -6,7 +6,7 @@ namespace Freight.Bench.Reports;
 
 /// <summary>
 /// The result JSON of one bench run (DESIGN.md schema): SI units (bytes, seconds), camelCase. Fields may
-/// be added; renaming or dropping one needs a migration note in the README.
+/// be added; renaming or dropping one needs a migration note in docs/bench.md (Result JSON).
 /// </summary>
 public sealed class BenchReport
 {

@@ -249,7 +249,7 @@ public sealed class FreightServer : IAsyncDisposable
         Certificate?.Dispose();
     }
 
-    /// <summary>What <c>freight serve --help</c> prints: the short switches; every option is in README.md.</summary>
+    /// <summary>What <c>freight serve --help</c> prints: the short switches; every option is in docs/server.md.</summary>
     public const string Usage = """
         usage: freight serve [--urls URL[;URL…]] [--data-dir DIR] [--max-body-bytes N] [--fsync true]
                              [--store FileSystem|Memory|S3 [--s3-endpoint URL --s3-bucket NAME]] [--Freight:KEY VALUE…]
@@ -260,7 +260,7 @@ public sealed class FreightServer : IAsyncDisposable
           --store NAME      where the files API and tus keep bytes: FileSystem (default), Memory, S3 (any case)
           --s3-endpoint URL, --s3-bucket NAME
                             the S3 store's server and bucket (keys: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)
-          --Freight:KEY V   any option of README.md's tables (also FREIGHT_KEY__SUB=V in the environment)
+          --Freight:KEY V   any option of docs/server.md's tables (also FREIGHT_KEY__SUB=V in the environment)
         prints "listening: URL" per address once it serves; Ctrl+C stops it. Exit code 2 on invalid options.
         """;
 
