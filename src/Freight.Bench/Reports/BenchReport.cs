@@ -5,7 +5,7 @@ using Freight.Bench.Scenarios;
 namespace Freight.Bench.Reports;
 
 /// <summary>
-/// The result JSON of one bench run (DESIGN.md schema): SI units (bytes, seconds), camelCase. Fields may
+/// The result JSON of one bench run (the schema in docs/bench.md): SI units (bytes, seconds), camelCase. Fields may
 /// be added; renaming or dropping one needs a migration note in docs/bench.md (Result JSON).
 /// </summary>
 public sealed class BenchReport

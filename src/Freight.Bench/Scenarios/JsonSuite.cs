@@ -1,7 +1,7 @@
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
-/// <c>--suite json</c>: study 2 of SEEDS.md — a ~25 MB JSON response through Newtonsoft buffered via a temp
+/// <c>--suite json</c>: study 2 — a ~25 MB JSON response through Newtonsoft buffered via a temp
 /// file (the default of <c>AddNewtonsoftJson()</c>), Newtonsoft unbuffered, System.Text.Json straight into
 /// the response PipeWriter, and System.Text.Json streamed from an <c>IAsyncEnumerable</c> — one client at
 /// a time and eight at once.

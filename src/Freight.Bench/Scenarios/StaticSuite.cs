@@ -1,7 +1,7 @@
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
-/// <c>--suite static</c>: study 4 of SEEDS.md — small and mid-size files served by the stock StaticFiles
+/// <c>--suite static</c>: study 4 — small and mid-size files served by the stock StaticFiles
 /// middleware, the stock <c>Results.File</c>, Freight's download path, and nginx (when installed), under
 /// keep-alive load at 10, 32 and 256 connections; plus wrk on static/freight and nginx at 32 connections,
 /// to show whether the load engine or the server sets the pace.
@@ -59,7 +59,7 @@ public static class StaticSuite
         _ => null,
     };
 
-    /// <summary>SEEDS.md's reference figures for this machine: nginx, 1 worker, wrk 1 thread, 32 connections.</summary>
+    /// <summary>Reference figures measured earlier on this machine: nginx, 1 worker, wrk 1 thread, 32 connections.</summary>
     private static PublishedFigure? NginxReference(long size, int connections) => (size / 1024, connections) switch
     {
         (4, 32) => new(80_000, "req/s", 0, "this machine, wrk"),

@@ -1,7 +1,7 @@
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
-/// <c>--suite threads</c>: study 3 of SEEDS.md — an action that blocks in <c>Thread.Sleep</c>, one that awaits
+/// <c>--suite threads</c>: study 3 — an action that blocks in <c>Thread.Sleep</c>, one that awaits
 /// <c>Task.Delay</c>, and one that blocks on an async wait (<c>Task.Delay().Wait()</c>), each under the same
 /// connection ramp on a fresh server, with the server's thread pool sampled every second.
 /// </summary>

@@ -9,7 +9,7 @@ public enum TransferDirection
     Probe,
 }
 
-/// <summary>A figure a study published for a variant (SEEDS.md), shown beside ours.</summary>
+/// <summary>A figure a study published for a variant, shown beside ours.</summary>
 public sealed record PublishedFigure(double Value, string Unit, int Study, string Label);
 
 /// <summary>

@@ -1,7 +1,7 @@
 namespace Freight.Bench.Scenarios;
 
 /// <summary>
-/// <c>--suite transfer</c>: study 1 of SEEDS.md (its variants with their published MiB/s) side by side
+/// <c>--suite transfer</c>: study 1 (its variants with their published MiB/s) side by side
 /// with Freight's paths, the stock paths of today, and the raw TCP ceiling.
 /// </summary>
 public static class TransferSuite

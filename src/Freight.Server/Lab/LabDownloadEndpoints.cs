@@ -9,7 +9,7 @@ using Microsoft.Extensions.Options;
 namespace Freight.Server.Lab;
 
 /// <summary>
-/// The download variants of study 1 (SEEDS.md), all serving the same deterministic payload
+/// The download variants of study 1, all serving the same deterministic payload
 /// (<c>?size=</c> bytes, 20 MiB by default) so the bench can compare them byte for byte.
 /// </summary>
 public static class LabDownloadEndpoints

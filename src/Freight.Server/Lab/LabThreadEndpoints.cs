@@ -8,7 +8,7 @@ using Microsoft.AspNetCore.Routing;
 namespace Freight.Server.Lab;
 
 /// <summary>
-/// Study 3 (SEEDS.md): actions that wait <c>?ms=</c> milliseconds (1000 by default) by blocking a thread-pool
+/// Study 3: actions that wait <c>?ms=</c> milliseconds (1000 by default) by blocking a thread-pool
 /// thread or by awaiting, each answering the thread counts; and <c>/lab/metrics/samples</c>, the runtime
 /// sampler's series the bench polls while it loads them (and every later scenario).
 /// </summary>
@@ -49,7 +49,7 @@ public static class LabThreadEndpoints
         threads.MapGet("/sync-over-async", (HttpRequest request) =>
         {
             var ms = DelayMs(request);
-            // Blocking on the task is the variant being measured (DESIGN.md forbids it everywhere else).
+            // Blocking on the task is the variant being measured (the project forbids it everywhere else).
             Task.Delay(ms).Wait();
             return TypedResults.Ok(Counts(ms));
         });

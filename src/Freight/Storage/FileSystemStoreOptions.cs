@@ -9,7 +9,7 @@ public sealed class FileSystemStoreOptions
     /// <summary>
     /// fsync each object before it is renamed into place, so a committed object survives a power
     /// loss. Off by default: it costs ~30% of write throughput on this project's machine
-    /// (SEEDS.md reference figures: 1.1 GB/s with fdatasync vs 1.6 GB/s into the page cache).
+    /// (reference figures of the project's 2-core machine: 1.1 GB/s with fdatasync vs 1.6 GB/s into the page cache).
     /// </summary>
     public bool FlushToDisk { get; set; }
 }

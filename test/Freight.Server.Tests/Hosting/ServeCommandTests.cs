@@ -5,7 +5,7 @@ using Freight.Server.Tests.Infrastructure;
 namespace Freight.Server.Tests.Hosting;
 
 /// <summary>
-/// The <c>freight serve</c> contract of DESIGN.md, checked on the real command in a child process:
+/// The <c>freight serve</c> contract, checked on the real command in a child process:
 /// what it prints, the certificate it serves, its exit codes, and <c>FREIGHT_</c> environment variables.
 /// </summary>
 public sealed partial class ServeCommandTests : IDisposable

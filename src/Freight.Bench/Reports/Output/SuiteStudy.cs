@@ -1,7 +1,7 @@
 namespace Freight.Bench.Reports.Output;
 
 /// <summary>
-/// What the report says about a suite: the study it reproduces (SEEDS.md), the figure its bar chart compares, and the
+/// What the report says about a suite: the study it reproduces, the figure its bar chart compares, and the
 /// key that splits its rows into charts of comparable bars (a 4 KiB file's requests/s is not a 1 MiB file's; a ramp's
 /// latency is not the engine check's requests/s).
 /// </summary>

@@ -7,7 +7,7 @@ using Microsoft.AspNetCore.Routing;
 namespace Freight.Server.Lab.Json;
 
 /// <summary>
-/// Study 2's System.Text.Json variants (SEEDS.md), minimal APIs: <c>json/stj</c> and <c>json/stj-stream</c>.
+/// Study 2's System.Text.Json variants, minimal APIs: <c>json/stj</c> and <c>json/stj-stream</c>.
 /// The Newtonsoft variants are MVC actions in <see cref="NewtonsoftJsonController"/>. All four answer the same
 /// records (<c>?records=N</c>) as semantically equal JSON arrays: camelCase, nulls and defaults left out, enums
 /// as strings.
