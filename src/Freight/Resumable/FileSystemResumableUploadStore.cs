@@ -14,7 +14,7 @@ namespace Freight.Resumable;
 /// store (a rename when both are on one file system), so a 1 GiB upload is never copied. The record is
 /// saved as completed before the move, so a crash in between is finished by <see cref="RecoverAsync"/>.
 /// </summary>
-public sealed class FileSystemResumableUploadStore : IResumableUploadStore
+public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDisposable
 {
     private const string RecordSuffix = ".json";
     private const string DataSuffix = ".bin";
@@ -34,6 +34,9 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore
     }
 
     public string Directory => _files.FullName;
+
+    /// <summary>Closes the handle the store holds on its directory (so its file system can be unmounted); the host disposes it when it stops.</summary>
+    public void Dispose() => _files.Dispose();
 
     /// <summary>Where an upload's bytes are kept until it completes (for looking from outside: the store opens nothing by path).</summary>
     public string DataPath(string id) => _files.FullPath(DataName(id));

@@ -26,7 +26,7 @@ namespace Freight.Storage;
 /// nothing. Elsewhere: <see cref="ContainedPath.IsContained"/> (an lstat walk) before each operation, then
 /// the ordinary path call — the window between the two is narrowed, not closed.</para>
 /// </remarks>
-internal sealed class ContainedDirectory
+internal sealed class ContainedDirectory : IDisposable
 {
     private const int FileMode = 0x1B6; // 0666, less the umask, as .NET creates files
     private const int FolderMode = 0x1FF; // 0777, less the umask
@@ -64,6 +64,9 @@ internal sealed class ContainedDirectory
 
     /// <summary>The directory's absolute path.</summary>
     public string FullName { get; }
+
+    /// <summary>Lets go of the directory (its file system can be unmounted); later operations throw <see cref="ObjectDisposedException"/>.</summary>
+    public void Dispose() => _handle?.Dispose();
 
     /// <summary>How this directory resolves paths, after any fallback.</summary>
     public ContainedResolution Resolution => _handle is null ? ContainedResolution.LstatWalk : _openat2 ? ContainedResolution.Openat2 : ContainedResolution.OpenatWalk;

@@ -12,7 +12,7 @@ namespace Freight.Storage;
 /// data directory. Every file and folder is reached through <see cref="ContainedDirectory"/>: no symbolic
 /// link below the root is followed (a key meeting one is absent to reads and a conflict to writes).
 /// </summary>
-public sealed class FileSystemObjectStore : IObjectStore
+public sealed class FileSystemObjectStore : IObjectStore, IDisposable
 {
     /// <summary>Suffix of in-progress writes; files with it are never served and are swept at start.</summary>
     public const string TempSuffix = ".freight-tmp";
@@ -29,6 +29,9 @@ public sealed class FileSystemObjectStore : IObjectStore
 
     /// <summary>The absolute root directory.</summary>
     public string RootDirectory => Root.FullName;
+
+    /// <summary>Closes the handle the store holds on its root (so its file system can be unmounted); the host disposes it when it stops.</summary>
+    public void Dispose() => Root.Dispose();
 
     /// <summary>The root, through which every file of the store is reached: no symbolic link below it is followed.</summary>
     internal ContainedDirectory Root { get; }
