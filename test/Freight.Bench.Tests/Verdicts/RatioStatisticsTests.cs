@@ -9,7 +9,8 @@ public sealed class RatioStatisticsTests
     public void Paired_LogNormalPairsWithKnownRatio_IntervalCoversTheTruthIn93To97PercentOfDraws()
     {
         // 2,000 draws of 5 interleaved pairs: each pair shares a drift (the weather of its slot, σ = 0.3 in log),
-        // and each side has its own noise (σ = 0.1). Seeded: the count is the same every run, so this cannot flake.
+        // and each side has its own noise (σ = 0.1). Seeded: the count is the same every run, so this cannot flake
+        // (this seed: 93.8 %; the same draws continued to 200,000: 95.0 %).
         const double truth = 1.3;
         const int draws = 2000;
         var random = new Random(2026);
