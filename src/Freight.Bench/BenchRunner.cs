@@ -354,7 +354,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         var bytes = samples.Sum(s => s.Bytes);
         result.Runs = samples.Count;
         result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.Of(samples.Select(s => s.BytesPerSecond).ToList());
+        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
         result.EfficiencyVsTcp = ceiling is > 0 && scenario.Direction != TransferDirection.Probe ? result.BytesPerSecond!.Median / ceiling : null;
         result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);

@@ -621,7 +621,7 @@ public sealed class FilesSuiteRunner(
         var bytes = samples.Sum(s => s.Bytes);
         result.Runs = samples.Count;
         result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.Of(samples.Select(s => s.BytesPerSecond).ToList());
+        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
         result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
         if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))

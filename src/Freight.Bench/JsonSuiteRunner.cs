@@ -126,8 +126,8 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         result.Parameters["bodyBytes"] = outcomes[0].Bytes;
         result.Runs = samples.Count;
         result.Transfers = responses;
-        result.BytesPerSecond = Summary.Of(samples.Select(s => s.Outcomes.Sum(o => o.Bytes) / s.Seconds).ToList());
-        result.RequestsPerSecond = Summary.Of(samples.Select(s => s.Outcomes.Count / s.Seconds).ToList());
+        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.Outcomes.Sum(o => o.Bytes) / s.Seconds).ToList());
+        result.RequestsPerSecond = Summary.OfRuns(samples.Select(s => s.Outcomes.Count / s.Seconds).ToList());
         result.LatencySeconds = Percentiles.Of(outcomes.Select(o => o.Seconds).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(outcomes.Select(o => o.TimeToFirstByteSeconds).ToList());
         result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), CpuSecondsPerResponse: samples.Sum(s => s.ClientCpuSeconds) / responses);

@@ -263,8 +263,8 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var list = runs.Runs;
         result.Runs = list.Count;
         result.Transfers = (int)Math.Min(int.MaxValue, list.Sum(r => r.Responses));
-        result.RequestsPerSecond = Summary.Of(list.Select(r => r.RequestsPerSecond).ToList());
-        result.BytesPerSecond = Summary.Of(list.Select(r => r.BytesPerSecond).ToList());
+        result.RequestsPerSecond = Summary.OfRuns(list.Select(r => r.RequestsPerSecond).ToList());
+        result.BytesPerSecond = Summary.OfRuns(list.Select(r => r.BytesPerSecond).ToList());
         result.FirstRequestSeconds = runs.FirstRequestSeconds;
         result.StatusCodes = list.SelectMany(r => r.StatusCodes)
             .GroupBy(pair => pair.Key.ToString(CultureInfo.InvariantCulture))

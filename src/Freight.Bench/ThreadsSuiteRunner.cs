@@ -118,7 +118,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
                 Runs = rounds,
                 Transfers = (int)engineRuns.Sum(r => r.Responses),
                 Verified = engineRuns.All(r => r.Responses > 0 && r.StatusCodes.Keys.All(code => code == 200)),
-                RequestsPerSecond = Summary.Of(engineRuns.Select(r => r.RequestsPerSecond).ToList()),
+                RequestsPerSecond = Summary.OfRuns(engineRuns.Select(r => r.RequestsPerSecond).ToList()),
                 LatencySeconds = new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds) { P999 = latency.P999Seconds },
                 StatusCodes = engineRuns.SelectMany(r => r.StatusCodes)
                     .GroupBy(pair => pair.Key.ToString(System.Globalization.CultureInfo.InvariantCulture))
@@ -138,7 +138,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
                 Runs = wrkRates.Count,
                 // wrk reports no per-response status here; its row is a rate, not a verified transfer.
                 Verified = true,
-                RequestsPerSecond = Summary.Of(wrkRates),
+                RequestsPerSecond = Summary.OfRuns(wrkRates),
             });
         }
 
@@ -236,6 +236,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
             (double?)delay?.Server?.ThreadPoolThreadsMax / ((2 * Environment.ProcessorCount) + 4), Goal: 1, LowerIsBetter: true);
         var engine = results.FirstOrDefault(r => r.Scenario == EngineCheckId);
         var wrk = results.FirstOrDefault(r => r.Scenario == "peer/wrk");
-        yield return new RatioResult("engine / wrk, requests/s on /lab/ping", EngineCheckId, "peer/wrk", engine?.RequestsPerSecond?.Median / wrk?.RequestsPerSecond?.Median, Goal: 0.7);
+        yield return new RatioResult("engine / wrk, requests/s on /lab/ping", EngineCheckId, "peer/wrk", engine?.RequestsPerSecond?.Median / wrk?.RequestsPerSecond?.Median, Goal: 0.7)
+            .WithRuns(engine?.RequestsPerSecond?.Samples, wrk?.RequestsPerSecond?.Samples);
     }
 }

@@ -51,9 +51,17 @@ public sealed class BenchQuickRunTests
                 {
                     Assert.True(row.GetProperty("verified").GetBoolean(), id);
                     Assert.True(row.GetProperty("bytesPerSecond").GetProperty("median").GetDouble() > 0, id);
+                    Assert.Equal(row.GetProperty("runs").GetInt32(), row.GetProperty("bytesPerSecond").GetProperty("samples").GetArrayLength());
                     Assert.Equal(20L * 1024 * 1024, row.GetProperty("parameters").GetProperty("payloadBytes").GetInt64());
                 });
             }
+
+            // A goal between two rows that kept their runs carries a 95 % interval and the verdict drawn from it.
+            var goal = root.GetProperty("ratios").EnumerateArray().Single(r => r.GetProperty("name").GetString() == "download-freight / download-file");
+            Assert.True(goal.GetProperty("low").GetDouble() <= goal.GetProperty("estimate").GetDouble());
+            Assert.True(goal.GetProperty("estimate").GetDouble() <= goal.GetProperty("high").GetDouble());
+            Assert.Equal("paired-log-t", goal.GetProperty("method").GetString());
+            Assert.Contains(goal.GetProperty("verdict").GetString(), new[] { "met", "missed", "inconclusive" });
 
             // Every HTTP transfer row carries the server's and the client's CPU cost; study rows their published figure.
             Assert.All(results.Where(r => r.GetProperty("suite").GetString() == "transfer" && r.GetProperty("scenario").GetString() != "tcp/loopback"), row =>

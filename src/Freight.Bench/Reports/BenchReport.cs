@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Freight.Bench.Scenarios;
+using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Reports;
 
@@ -67,6 +68,12 @@ public sealed record BenchSettings(
 /// <summary>Median, minimum and maximum over the runs.</summary>
 public sealed record Summary(double Median, double Min, double Max)
 {
+    /// <summary>
+    /// One value per measured run, in run order (run i of every row of a suite was interleaved with run i of the
+    /// others): what a goal's confidence interval is drawn from. Null where the figure is not one per run.
+    /// </summary>
+    public IReadOnlyList<double>? Samples { get; init; }
+
     public static Summary? Of(IReadOnlyList<double> values)
     {
         if (values.Count == 0)
@@ -79,6 +86,9 @@ public sealed record Summary(double Median, double Min, double Max)
         var median = sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
         return new Summary(median, sorted[0], sorted[^1]);
     }
+
+    /// <summary><see cref="Of"/> over one value per run, in run order, keeping them as <see cref="Samples"/>.</summary>
+    public static Summary? OfRuns(IReadOnlyList<double> perRun) => Of(perRun) is { } summary ? summary with { Samples = [.. perRun] } : null;
 }
 
 /// <summary>What one side (server or client) spent over all measured runs of a scenario.</summary>
@@ -253,8 +263,54 @@ public sealed record ServerCounters
     public double? ExceptionsPerSecond { get; init; }
 }
 
-/// <summary>A ratio the study drew or a goal Freight set, measured in this run.</summary>
+/// <summary>
+/// A ratio the study drew or a goal Freight set, measured in this run. <see cref="Value"/> is the ratio of the
+/// two rows' figures (medians over the runs), and <see cref="GoalMet"/> compares it alone with the goal, as
+/// before intervals existed. Where both rows kept one figure per run, <see cref="WithRuns"/> adds the 95 %
+/// interval (<see cref="Estimate"/>, <see cref="Low"/>, <see cref="High"/>) and the goal's <see cref="Verdict"/>.
+/// </summary>
 public sealed record RatioResult(string Name, string Numerator, string Denominator, double? Value, double? Published = null, double? Goal = null, bool LowerIsBetter = false, string Unit = "×")
 {
     public bool? GoalMet => Goal is null || Value is null ? null : LowerIsBetter ? Value <= Goal : Value >= Goal;
+
+    /// <summary>The interval's point estimate: the geometric mean of the per-pair ratios when paired, else the ratio of medians.</summary>
+    public double? Estimate { get; init; }
+
+    /// <summary>The 95 % interval's lower bound.</summary>
+    public double? Low { get; init; }
+
+    /// <summary>The 95 % interval's upper bound.</summary>
+    public double? High { get; init; }
+
+    /// <summary>The interval's confidence level (0.95) where there is one.</summary>
+    public double? Level => Low is null ? null : RatioStatistics.Level;
+
+    /// <summary>Runs behind the interval: pairs when paired, else the smaller side's count.</summary>
+    public int? Runs { get; init; }
+
+    /// <summary><c>paired-log-t</c> or <c>bootstrap-median-ratio</c> (docs/bench.md, Intervals and verdicts).</summary>
+    public string? Method { get; init; }
+
+    /// <summary>The goal's direction: <c>&gt;=</c> (a speed) or <c>&lt;=</c> (a cost); null without a goal.</summary>
+    public string? Comparison => Goal is null ? null : LowerIsBetter ? "<=" : ">=";
+
+    /// <summary><c>met</c>, <c>missed</c> or <c>inconclusive</c> from the interval; null without a goal or without an interval.</summary>
+    public string? Verdict => Interval is { } interval && Goal is { } goal
+        ? RatioStatistics.Verdict(interval, goal, LowerIsBetter).ToString().ToLowerInvariant()
+        : null;
+
+    /// <summary>The interval, when there is one.</summary>
+    [JsonIgnore]
+    public RatioInterval? Interval => Estimate is { } e && Low is { } low && High is { } high && Runs is { } runs && Method is { } method
+        ? new RatioInterval(e, low, high, runs, method)
+        : null;
+
+    /// <summary>
+    /// This ratio with the 95 % interval drawn from the per-run values of its numerator and denominator
+    /// (<see cref="Summary.Samples"/>); unchanged when either is missing or has fewer than two runs.
+    /// </summary>
+    public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator) =>
+        RatioStatistics.Of(numerator, denominator) is { } interval
+            ? this with { Estimate = interval.Estimate, Low = interval.Low, High = interval.High, Runs = interval.Runs, Method = interval.Method }
+            : this;
 }

@@ -77,15 +77,18 @@ public static class ConsoleReport
         }
 
         text.AppendLine();
-        var ratios = new List<string[]> { new[] { "ratio", "ours", "study", "goal" } };
+        var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal" } };
         foreach (var ratio in report.Ratios)
         {
+            // With an interval, "ours" is its estimate, so the figure, its bounds and the verdict agree.
+            var interval = ratio.Interval;
             ratios.Add(
             [
                 ratio.Name,
-                ratio.Value is { } v ? F(v, ratio.Unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0") + ratio.Unit : "n/a",
+                (interval?.Estimate ?? ratio.Value) is { } v ? RatioFigure(v, ratio.Unit) + ratio.Unit : "n/a",
+                interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
-                ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {ratio.GoalMet switch { true => "met", false => "MISSED", null => "not measured" }}" : "",
+                ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {GoalText(ratio)}" : "",
             ]);
         }
 
@@ -229,6 +232,21 @@ public static class ConsoleReport
         : server.StoreCpuSecondsPerGiB is { } store && Math.Abs(total - store) > 0.005
             ? $"{F(total, "0.00")} (S3 {F(store, "0.00")})"
             : F(total, "0.00");
+
+    /// <summary>
+    /// The goal's verdict: from the interval when there is one (met, MISSED, inconclusive); else the one figure
+    /// against the goal, said to be no more than that.
+    /// </summary>
+    internal static string GoalText(RatioResult ratio) => ratio.Verdict switch
+    {
+        "met" => "met",
+        "missed" => "MISSED",
+        "inconclusive" => "inconclusive",
+        _ => ratio.GoalMet switch { true => "met (no interval)", false => "MISSED (no interval)", null => "not measured" },
+    };
+
+    private static string RatioFigure(double v, string unit) =>
+        F(v, unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
 

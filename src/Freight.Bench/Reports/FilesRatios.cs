@@ -9,13 +9,13 @@ public static class FilesRatios
     public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results, long size)
     {
         ArgumentNullException.ThrowIfNull(results);
-        double? Rate(string id) => MedianRate(results, id, size);
+        RatioResult Ratio(string name, string numerator, string denominator, double goal) => RatioOf(results, name, numerator, denominator, size, goal);
 
         var label = SizeText.Format(size);
-        yield return new RatioResult($"files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet, Rate(FilesSuite.Get) / Rate(FilesSuite.NginxGet), Goal: 0.85);
-        yield return new RatioResult($"files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut, Rate(FilesSuite.Put) / Rate(FilesSuite.NginxPut), Goal: 1.0);
-        yield return new RatioResult($"files/get / download/freight, {label}", FilesSuite.Get, FilesSuite.LabDownload, Rate(FilesSuite.Get) / Rate(FilesSuite.LabDownload), Goal: 0.9);
-        yield return new RatioResult($"files/put / upload/freight →file, {label}", FilesSuite.Put, FilesSuite.LabUpload, Rate(FilesSuite.Put) / Rate(FilesSuite.LabUpload), Goal: 0.9);
+        yield return Ratio($"files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet, 0.85);
+        yield return Ratio($"files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut, 1.0);
+        yield return Ratio($"files/get / download/freight, {label}", FilesSuite.Get, FilesSuite.LabDownload, 0.9);
+        yield return Ratio($"files/put / upload/freight →file, {label}", FilesSuite.Put, FilesSuite.LabUpload, 0.9);
     }
 
     /// <summary>
@@ -25,15 +25,23 @@ public static class FilesRatios
     public static IEnumerable<RatioResult> ComputeS3(IReadOnlyList<ScenarioResult> results, long size)
     {
         ArgumentNullException.ThrowIfNull(results);
-        double? Rate(string id) => MedianRate(results, id, size);
+        RatioResult Ratio(string name, string numerator, string denominator, double goal) => RatioOf(results, name, numerator, denominator, size, goal);
 
         var label = SizeText.Format(size);
-        yield return new RatioResult($"files/put / s3-direct-put, S3 store, {label}", FilesSuite.Put, FilesSuite.S3DirectPut, Rate(FilesSuite.Put) / Rate(FilesSuite.S3DirectPut), Goal: 0.9);
-        yield return new RatioResult($"files/get / s3-direct-get, S3 store, {label}", FilesSuite.Get, FilesSuite.S3DirectGet, Rate(FilesSuite.Get) / Rate(FilesSuite.S3DirectGet), Goal: 0.9);
+        yield return Ratio($"files/put / s3-direct-put, S3 store, {label}", FilesSuite.Put, FilesSuite.S3DirectPut, 0.9);
+        yield return Ratio($"files/get / s3-direct-get, S3 store, {label}", FilesSuite.Get, FilesSuite.S3DirectGet, 0.9);
     }
 
-    /// <summary>The median rate of a verified row of <paramref name="size"/>, or null when there is none.</summary>
-    private static double? MedianRate(IReadOnlyList<ScenarioResult> results, string id, long size) =>
+    /// <summary>The ratio of two verified rows' rates at <paramref name="size"/>: their medians, and the interval from their runs.</summary>
+    private static RatioResult RatioOf(IReadOnlyList<ScenarioResult> results, string name, string numerator, string denominator, long size, double goal)
+    {
+        var top = Rate(results, numerator, size);
+        var bottom = Rate(results, denominator, size);
+        return new RatioResult(name, numerator, denominator, top?.Median / bottom?.Median, Goal: goal).WithRuns(top?.Samples, bottom?.Samples);
+    }
+
+    /// <summary>The rates of a verified row of <paramref name="size"/>, or null when there is none.</summary>
+    private static Summary? Rate(IReadOnlyList<ScenarioResult> results, string id, long size) =>
         results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond?.Median;
+            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond;
 }

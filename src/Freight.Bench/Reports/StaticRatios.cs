@@ -20,16 +20,17 @@ public static class StaticRatios
             var label = $"{SizeText.Format(size)}, {c} conns";
             var freight = Row(StaticSuite.Freight, size);
             var stock = Row(StaticSuite.StaticFiles, size);
-            yield return new RatioResult($"freight / staticfiles req/s, {label}", StaticSuite.Freight, StaticSuite.StaticFiles,
-                freight?.RequestsPerSecond?.Median / stock?.RequestsPerSecond?.Median, Goal: size <= 16 * 1024 ? 1.15 : 1.0);
+            yield return RequestRate($"freight / staticfiles req/s, {label}", StaticSuite.Freight, StaticSuite.StaticFiles, freight, stock, size <= 16 * 1024 ? 1.15 : 1.0);
             yield return new RatioResult($"freight / staticfiles allocation rate, {label}", StaticSuite.Freight, StaticSuite.StaticFiles,
                 freight?.Counters?.AllocationBytesPerSecond / stock?.Counters?.AllocationBytesPerSecond, Goal: 1.0, LowerIsBetter: true);
-            yield return new RatioResult($"freight / results-file req/s, {label}", StaticSuite.Freight, StaticSuite.ResultsFile,
-                freight?.RequestsPerSecond?.Median / Row(StaticSuite.ResultsFile, size)?.RequestsPerSecond?.Median);
-            yield return new RatioResult($"freight / nginx req/s, {label}", StaticSuite.Freight, StaticSuite.Nginx,
-                freight?.RequestsPerSecond?.Median / Row(StaticSuite.Nginx, size)?.RequestsPerSecond?.Median, Goal: size == 4 * 1024 ? 0.7 : null);
-            yield return new RatioResult($"engine / wrk req/s on static/freight, {label}", "engine", "wrk",
-                freight?.RequestsPerSecond?.Median / Row(StaticSuite.Freight, size, StaticScenario.Wrk)?.RequestsPerSecond?.Median);
+            yield return RequestRate($"freight / results-file req/s, {label}", StaticSuite.Freight, StaticSuite.ResultsFile, freight, Row(StaticSuite.ResultsFile, size));
+            yield return RequestRate($"freight / nginx req/s, {label}", StaticSuite.Freight, StaticSuite.Nginx, freight, Row(StaticSuite.Nginx, size), size == 4 * 1024 ? 0.7 : null);
+            yield return RequestRate($"engine / wrk req/s on static/freight, {label}", "engine", "wrk", freight, Row(StaticSuite.Freight, size, StaticScenario.Wrk));
         }
     }
+
+    /// <summary>Requests/s of one row over another's: the medians' ratio, and the interval from their rounds.</summary>
+    private static RatioResult RequestRate(string name, string numerator, string denominator, ScenarioResult? top, ScenarioResult? bottom, double? goal = null) =>
+        new RatioResult(name, numerator, denominator, top?.RequestsPerSecond?.Median / bottom?.RequestsPerSecond?.Median, Goal: goal)
+            .WithRuns(top?.RequestsPerSecond?.Samples, bottom?.RequestsPerSecond?.Samples);
 }

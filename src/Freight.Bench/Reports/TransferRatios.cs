@@ -2,7 +2,7 @@ using Freight.Bench.Scenarios;
 
 namespace Freight.Bench.Reports;
 
-/// <summary>The ratios study 1 drew and the goals Freight set (issue 2), from one run's medians.</summary>
+/// <summary>The ratios study 1 drew and the goals Freight set (issue 2), from one run's medians, with their intervals.</summary>
 public static class TransferRatios
 {
     private const string Http1Memory64K = "http h1 memory 64K";
@@ -12,14 +12,15 @@ public static class TransferRatios
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(results);
 
-        double? Median(string id, string label) =>
-            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified)?.BytesPerSecond?.Median;
+        Summary? Rate(string id, string label) =>
+            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified)?.BytesPerSecond;
 
         RatioResult Ratio(string name, string numerator, string numeratorLabel, string denominator, string denominatorLabel, double? published = null, double? goal = null)
         {
-            var top = Median(numerator, numeratorLabel);
-            var bottom = Median(denominator, denominatorLabel);
-            return new RatioResult(name, $"{numerator} ({numeratorLabel})", $"{denominator} ({denominatorLabel})", top / bottom, published, goal);
+            var top = Rate(numerator, numeratorLabel);
+            var bottom = Rate(denominator, denominatorLabel);
+            return new RatioResult(name, $"{numerator} ({numeratorLabel})", $"{denominator} ({denominatorLabel})", top?.Median / bottom?.Median, published, goal)
+                .WithRuns(top?.Samples, bottom?.Samples);
         }
 
         yield return Ratio("multipart-reader / iformfile", "upload/multipart-reader", Http1Memory64K, "upload/iformfile", Http1Memory64K, published: 350.0 / 30);

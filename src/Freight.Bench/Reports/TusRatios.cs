@@ -9,13 +9,17 @@ public static class TusRatios
     public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results, long size)
     {
         ArgumentNullException.ThrowIfNull(results);
-        double? Rate(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
+        Summary? Rate(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
             && Convert.ToInt64(r.Parameters["payloadBytes"], CultureInfo.InvariantCulture) == size
-            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk)?.BytesPerSecond?.Median;
+            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk)?.BytesPerSecond;
 
         var label = $"{SizeText.Format(TusSuite.GoalChunkBytes)} chunks, {SizeText.Format(size)}";
         var tus = Rate(TusSuite.Upload, TusSuite.GoalChunkBytes);
-        yield return new RatioResult($"upload/tus / peer/tus-node, {label}", TusSuite.Upload, TusSuite.NodePeer, tus / Rate(TusSuite.NodePeer, TusSuite.GoalChunkBytes), Goal: 1.5);
-        yield return new RatioResult($"upload/tus / files/put, {label}", TusSuite.Upload, TusSuite.Put, tus / Rate(TusSuite.Put, null), Goal: 0.85);
+        var peer = Rate(TusSuite.NodePeer, TusSuite.GoalChunkBytes);
+        var put = Rate(TusSuite.Put, null);
+        yield return new RatioResult($"upload/tus / peer/tus-node, {label}", TusSuite.Upload, TusSuite.NodePeer, tus?.Median / peer?.Median, Goal: 1.5)
+            .WithRuns(tus?.Samples, peer?.Samples);
+        yield return new RatioResult($"upload/tus / files/put, {label}", TusSuite.Upload, TusSuite.Put, tus?.Median / put?.Median, Goal: 0.85)
+            .WithRuns(tus?.Samples, put?.Samples);
     }
 }

@@ -259,23 +259,30 @@ public static class ReportBuilder
     private static ReportSection RatiosSection(IReadOnlyList<RatioResult> ratios, FilePrefix file, ReportIds ids)
     {
         var id = ids.Take(file.Id + "ratios");
-        var table = new ReportTable(id, "ratios", ["ratio", "numerator", "denominator", "ours", "study", "goal", "goal met"]);
+        var table = new ReportTable(id, "ratios", ["ratio", "numerator", "denominator", "ours", "95% interval", "study", "goal", "verdict"]);
         foreach (var r in ratios)
         {
             // The goal as the console writes it (≥ 1.5×): a set figure, not a measured one.
             var goal = r.Goal is { } g ? $"{(r.LowerIsBetter ? "≤" : "≥")} {g.ToString("0.0##", CultureInfo.InvariantCulture)}{r.Unit}" : "";
-            var met = r.GoalMet switch { true => "met", false => "MISSED", null => r.Goal is null ? "" : "not measured" };
+            var interval = r.Interval;
             table.Add(
                 ReportCell.Of(r.Name),
                 ReportCell.Of(r.Numerator),
                 ReportCell.Of(r.Denominator),
-                ReportCell.Of(Finite(r.Value), suffix: r.Unit),
+                ReportCell.Of(Finite(interval?.Estimate ?? r.Value), suffix: r.Unit),
+                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}"),
                 ReportCell.Of(Finite(r.Published), suffix: r.Unit),
                 ReportCell.Of(goal),
-                ReportCell.Of(met));
+                ReportCell.Of(r.Goal is null ? "" : ConsoleReport.GoalText(r)));
         }
 
-        return new ReportSection(id, file.Title + "ratios", "The ratios the studies drew and the goals Freight set, each measured within this one run.", [new ReportFigure(table)], []);
+        return new ReportSection(
+            id,
+            file.Title + "ratios",
+            "The ratios the studies drew and the goals Freight set, each measured within this one run; where both rows kept their runs, " +
+            "ours is the interval's estimate and the goal's verdict comes from the 95% interval (docs/bench.md, Intervals and verdicts).",
+            [new ReportFigure(table)],
+            []);
     }
 
     private static ReportSection CompareSection(IReadOnlyList<CompareSource> sources, double noisePercent, ReportIds ids)
