@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.IO.Hashing;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
@@ -367,7 +368,7 @@ public sealed class FilesSuiteRunner(
                 var seconds = clock.Elapsed.TotalSeconds;
                 await TransferClient.EnsureSuccessAsync(response, cancellationToken);
                 var answer = await response.Content.ReadFromJsonAsync<LabAnswer>(cancellationToken);
-                if (answer is null || answer.Bytes != payload.LongLength || answer.Hash != XxHash128.ToHex(hash))
+                if (answer is null || answer.Bytes != payload.LongLength || answer.Hash != HashHex.ToHex(hash))
                 {
                     throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): the lab stored other bytes than sent.");
                 }
@@ -518,6 +519,7 @@ public sealed class FilesSuiteRunner(
     internal static async Task<(double Seconds, double? FirstByte)> GetVerifiedAsync(HttpClient client, Uri uri, long length, UInt128 hash, string what, CancellationToken cancellationToken)
     {
         var hasher = new XxHash128();
+        long received = 0;
         var buffer = ArrayPool<byte>.Shared.Rent(ClientBufferBytes);
         try
         {
@@ -532,12 +534,13 @@ public sealed class FilesSuiteRunner(
             {
                 firstByte ??= clock.Elapsed.TotalSeconds;
                 hasher.Append(buffer.AsSpan(0, read));
+                received += read;
             }
 
             var seconds = clock.Elapsed.TotalSeconds;
-            if (hasher.Length != length || hasher.GetCurrentHashAsUInt128() != hash)
+            if (received != length || hasher.GetCurrentHashAsUInt128() != hash)
             {
-                throw new VerificationException($"{what}: {hasher.Length} bytes arrived, not the payload's {length} bytes and hash.");
+                throw new VerificationException($"{what}: {received} bytes arrived, not the payload's {length} bytes and hash.");
             }
 
             return (seconds, firstByte);

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.IO.Hashing;
 using System.Net;
 using System.Net.Http.Headers;
 using Freight.Bench.Load;
@@ -8,7 +9,6 @@ using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Tus;
-using Freight.Hashing;
 using Freight.Payload;
 using Freight.Storage;
 
@@ -246,6 +246,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
     private static async Task VerifyStoredFileAsync(string path, long length, UInt128 hash, TusScenario scenario, CancellationToken cancellationToken)
     {
         var hasher = new XxHash128();
+        long stored = 0;
         var buffer = ArrayPool<byte>.Shared.Rent(HashBufferBytes);
         try
         {
@@ -254,6 +255,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             while ((read = await file.ReadAsync(buffer.AsMemory(0, HashBufferBytes), cancellationToken)) > 0)
             {
                 hasher.Append(buffer.AsSpan(0, read));
+                stored += read;
             }
         }
         catch (FileNotFoundException)
@@ -265,9 +267,9 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             ArrayPool<byte>.Shared.Return(buffer);
         }
 
-        if (hasher.Length != length || hasher.GetCurrentHashAsUInt128() != hash)
+        if (stored != length || hasher.GetCurrentHashAsUInt128() != hash)
         {
-            throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): the file the peer stored ({hasher.Length} bytes) is not the payload ({length} bytes).");
+            throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): the file the peer stored ({stored} bytes) is not the payload ({length} bytes).");
         }
     }
 

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using Freight.Hashing;
 using Freight.Payload;
 
@@ -10,7 +11,7 @@ public sealed class ClientPayload : IDisposable
     {
         Bytes = bytes;
         FilePath = filePath;
-        Hash = XxHash128.ToHex(XxHash128.HashToUInt128(bytes));
+        Hash = HashHex.ToHex(XxHash128.HashToUInt128(bytes));
     }
 
     public byte[] Bytes { get; }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.IO.Hashing;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using Freight.Bench.Scenarios;
@@ -25,6 +26,7 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
     {
         var uri = new Uri(target.BaseFor(scenario.Scheme), $"/lab/{scenario.Id}?size={payload.Length}");
         var hasher = new XxHash128();
+        long received = 0;
         var buffer = ArrayPool<byte>.Shared.Rent(scenario.ClientBufferBytes);
         try
         {
@@ -40,16 +42,17 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
             {
                 firstByte ??= clock.Elapsed.TotalSeconds;
                 hasher.Append(buffer.AsSpan(0, read));
+                received += read;
             }
 
             var seconds = clock.Elapsed.TotalSeconds;
-            Verify(scenario, hasher.Length, hasher.GetCurrentHashAsHex());
-            if (response.Content.Headers.ContentLength is { } declared && declared != hasher.Length)
+            Verify(scenario, received, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
+            if (response.Content.Headers.ContentLength is { } declared && declared != received)
             {
-                throw new VerificationException($"{scenario.Id}: Content-Length {declared} but {hasher.Length} bytes arrived.");
+                throw new VerificationException($"{scenario.Id}: Content-Length {declared} but {received} bytes arrived.");
             }
 
-            return new TransferOutcome(hasher.Length, seconds, firstByte ?? seconds);
+            return new TransferOutcome(received, seconds, firstByte ?? seconds);
         }
         finally
         {

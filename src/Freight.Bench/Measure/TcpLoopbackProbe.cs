@@ -1,9 +1,9 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using System.IO.Hashing;
 using System.Net;
 using System.Net.Sockets;
 using Freight.Bench.Load;
-using Freight.Hashing;
 
 namespace Freight.Bench.Measure;
 

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
+using System.IO.Hashing;
 using System.Net;
 using System.Net.Sockets;
-using Freight.Hashing;
 
 namespace Freight.Bench.Measure;
 

@@ -4,7 +4,6 @@ using System.Text;
 using Freight.Digests;
 using Freight.Downloads;
 using Freight.Files;
-using Freight.Hashing;
 using Freight.Multipart;
 using Freight.Server.Errors;
 using Freight.Server.Hosting;

@@ -10,7 +10,7 @@ public static class EntityTags
 
     /// <summary>
     /// A strong entity tag (RFC 9110 §8.8.3) from the XXH3-128 of the representation data:
-    /// <c>"&lt;32 lowercase hex&gt;"</c>, quotes included, high 64 bits first (as <see cref="Hashing.XxHash128.ToHex"/>).
+    /// <c>"&lt;32 lowercase hex&gt;"</c>, quotes included, high 64 bits first (as <see cref="Hashing.HashHex.ToHex"/>).
     /// </summary>
     /// <remarks>
     /// Strong is right because the hash covers every byte of the representation (§8.8.1: a strong validator

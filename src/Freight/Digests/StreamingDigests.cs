@@ -1,6 +1,6 @@
 using System.Buffers;
+using System.IO.Hashing;
 using System.Security.Cryptography;
-using Freight.Hashing;
 
 namespace Freight.Digests;
 
@@ -27,6 +27,7 @@ public sealed class StreamingDigests : IDisposable
     private readonly DigestAlgorithm[] _algorithms;
     private readonly IncrementalHash[] _hashes;
     private readonly XxHash128 _contentHash = new();
+    private long _length;
     private ComputedDigests? _result;
     private bool _disposed;
 
@@ -71,7 +72,7 @@ public sealed class StreamingDigests : IDisposable
     public IReadOnlyList<DigestAlgorithm> Algorithms => _algorithms;
 
     /// <summary>Number of bytes appended so far.</summary>
-    public long Length => _contentHash.Length;
+    public long Length => _length;
 
     /// <summary>Adds bytes to every hash.</summary>
     public void Append(ReadOnlySpan<byte> data)
@@ -108,7 +109,7 @@ public sealed class StreamingDigests : IDisposable
                 digests[i] = _hashes[i].GetHashAndReset();
             }
 
-            _result = new ComputedDigests(_contentHash.Length, _contentHash.GetCurrentHashAsUInt128(), _algorithms, digests);
+            _result = new ComputedDigests(_length, _contentHash.GetCurrentHashAsUInt128(), _algorithms, digests);
         }
 
         return _result;
@@ -137,6 +138,7 @@ public sealed class StreamingDigests : IDisposable
         }
 
         _contentHash.Append(data);
+        _length += data.Length;
     }
 
     private void ThrowIfNotAppendable()

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using System.Text.Json;
 using Freight.Hashing;
 
@@ -32,7 +33,7 @@ public static class LabJsonDigest
             }
         }
 
-        return XxHash128.ToHex(XxHash128.HashToUInt128(JsonSerializer.SerializeToUtf8Bytes(records, LabJsonContext.Default.ListLabRecord)));
+        return HashHex.ToHex(XxHash128.HashToUInt128(JsonSerializer.SerializeToUtf8Bytes(records, LabJsonContext.Default.ListLabRecord)));
     }
 
     // Serializers disagree on a decimal's trailing zeros (Newtonsoft writes 100m as "100.0", STJ as "100"),

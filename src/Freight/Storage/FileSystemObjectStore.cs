@@ -1,5 +1,6 @@
 using System.Buffers;
-using Freight.Hashing;
+using System.IO.Hashing;
+using Freight.Digests;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Storage;
@@ -428,7 +429,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
         }
     }
 
-    /// <summary>A strong ETag from the content: XXH3-128 (30–50 GB/s a core here), quoted hex.</summary>
+    /// <summary>A strong ETag from the content: XXH3-128 (System.IO.Hashing, ~40 GB/s a core here), quoted hex.</summary>
     internal static string ComputeETag(SafeFileHandle handle, long length, CancellationToken cancellationToken)
     {
         var hash = new XxHash128();
@@ -457,5 +458,5 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
     }
 
     /// <summary>The ETag form of a content hash: <c>"</c> 32 hex digits <c>"</c> (RFC 9110 §8.8.3, strong).</summary>
-    public static string FormatETag(UInt128 contentHash) => $"\"{XxHash128.ToHex(contentHash)}\"";
+    public static string FormatETag(UInt128 contentHash) => EntityTags.FromContentHash(contentHash);
 }

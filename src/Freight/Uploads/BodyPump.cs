@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using System.IO.Pipelines;
 using Freight.Hashing;
 using Freight.Storage;
@@ -28,6 +29,7 @@ public static class BodyPump
     {
         ArgumentNullException.ThrowIfNull(body);
         var hasher = new XxHash128();
+        long length = 0;
         while (true)
         {
             var result = await body.ReadAtLeastAsync(BatchBytes, cancellationToken);
@@ -38,6 +40,8 @@ public static class BodyPump
                 {
                     hasher.Append(segment.Span);
                 }
+
+                length += buffer.Length;
 
                 if (writer is not null && !buffer.IsEmpty)
                 {
@@ -61,7 +65,7 @@ public static class BodyPump
             }
         }
 
-        return new UploadResult(hasher.Length, hasher.GetCurrentHashAsHex());
+        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
     }
 
     /// <summary>The plain pipe loop: whatever each read yields, one write per buffer segment.</summary>
@@ -69,6 +73,7 @@ public static class BodyPump
     {
         ArgumentNullException.ThrowIfNull(body);
         var hasher = new XxHash128();
+        long length = 0;
         while (true)
         {
             var result = await body.ReadAsync(cancellationToken);
@@ -77,6 +82,7 @@ public static class BodyPump
                 foreach (var segment in result.Buffer)
                 {
                     hasher.Append(segment.Span);
+                    length += segment.Length;
                     if (writer is not null)
                     {
                         await writer.WriteAsync(segment, cancellationToken);
@@ -99,7 +105,7 @@ public static class BodyPump
             }
         }
 
-        return new UploadResult(hasher.Length, hasher.GetCurrentHashAsHex());
+        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
     }
 
     /// <summary>Copies a stream with reads of <paramref name="bufferSize"/> bytes, as the stock paths do.</summary>
@@ -108,6 +114,7 @@ public static class BodyPump
         ArgumentNullException.ThrowIfNull(source);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(bufferSize);
         var hasher = new XxHash128();
+        long length = 0;
         var buffer = System.Buffers.ArrayPool<byte>.Shared.Rent(bufferSize);
         try
         {
@@ -115,6 +122,7 @@ public static class BodyPump
             while ((read = await source.ReadAsync(buffer.AsMemory(0, bufferSize), cancellationToken)) > 0)
             {
                 hasher.Append(buffer.AsSpan(0, read));
+                length += read;
                 if (writer is not null)
                 {
                     await writer.WriteAsync(buffer.AsMemory(0, read), cancellationToken);
@@ -126,6 +134,6 @@ public static class BodyPump
             System.Buffers.ArrayPool<byte>.Shared.Return(buffer);
         }
 
-        return new UploadResult(hasher.Length, hasher.GetCurrentHashAsHex());
+        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
     }
 }

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using Freight.Hashing;
 using Freight.Multipart;
 using Freight.Storage;
@@ -15,6 +16,7 @@ public static class MultipartUpload
     {
         ArgumentNullException.ThrowIfNull(reader);
         var hasher = new XxHash128();
+        long length = 0;
         try
         {
             while (true)
@@ -24,6 +26,8 @@ public static class MultipartUpload
                 {
                     hasher.Append(segment.Span);
                 }
+
+                length += chunk.Data.Length;
 
                 if (writer is not null && !chunk.Data.IsEmpty)
                 {
@@ -41,6 +45,6 @@ public static class MultipartUpload
             reader.ReleaseChunk();
         }
 
-        return new UploadResult(hasher.Length, hasher.GetCurrentHashAsHex());
+        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
     }
 }

@@ -1,8 +1,8 @@
+using System.IO.Hashing;
 using System.Net;
 using Amazon.S3;
 using Freight.Bench.Load;
 using Freight.Bench.Peers;
-using Freight.Hashing;
 using Freight.Payload;
 
 namespace Freight.Bench.Tests.S3;

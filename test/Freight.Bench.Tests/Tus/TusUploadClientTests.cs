@@ -1,9 +1,9 @@
+using System.IO.Hashing;
 using System.Net;
 using System.Text.RegularExpressions;
 using Freight.Bench.Load;
 using Freight.Bench.Tests.Client;
 using Freight.Bench.Tus;
-using Freight.Hashing;
 using Freight.Payload;
 using Freight.Storage;
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
+using System.IO.Hashing;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Security.Cryptography;
@@ -196,7 +197,7 @@ internal sealed class GeneratedPayloadStream(long length, ulong seed = Determini
                 hasher.Append(buffer.AsSpan(0, count));
             }
 
-            return hasher.GetCurrentHashAsHex();
+            return HashHex.ToHex(hasher.GetCurrentHashAsUInt128());
         })).Value;
 
     public override bool CanRead => true;

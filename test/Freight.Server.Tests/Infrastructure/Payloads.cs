@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.IO.Hashing;
 using Freight.Hashing;
 using Freight.Payload;
 
@@ -23,19 +24,21 @@ internal static class Payloads
     public static string Hash(int size) =>
         s_hashes.GetOrAdd(size, static s => new Lazy<string>(() => Hash(Bytes(s)))).Value;
 
-    public static string Hash(ReadOnlySpan<byte> bytes) => XxHash128.ToHex(XxHash128.HashToUInt128(bytes));
+    public static string Hash(ReadOnlySpan<byte> bytes) => HashHex.ToHex(XxHash128.HashToUInt128(bytes));
 
     /// <summary>Reads <paramref name="stream"/> to its end, hashing as it goes; returns the count and the hash.</summary>
     public static async Task<(long Bytes, string Hash)> HashAsync(Stream stream)
     {
         var hasher = new XxHash128();
+        long bytes = 0;
         var buffer = new byte[64 * 1024];
         int read;
         while ((read = await stream.ReadAsync(buffer)) > 0)
         {
             hasher.Append(buffer.AsSpan(0, read));
+            bytes += read;
         }
 
-        return (hasher.Length, hasher.GetCurrentHashAsHex());
+        return (bytes, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
     }
 }

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using Freight.Digests;
 using Freight.Hashing;
 using Microsoft.Net.Http.Headers;
@@ -30,6 +31,6 @@ public sealed class EntityTagsTests
 
         Assert.False(parsed.IsWeak);
         Assert.Equal(tag, parsed.Tag.ToString());
-        Assert.Equal($"\"{XxHash128.ToHex(XxHash128.HashToUInt128(Rfc9530Examples.HelloWorld))}\"", tag);
+        Assert.Equal($"\"{HashHex.ToHex(XxHash128.HashToUInt128(Rfc9530Examples.HelloWorld))}\"", tag);
     }
 }

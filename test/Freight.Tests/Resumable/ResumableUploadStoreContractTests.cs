@@ -1,5 +1,5 @@
 using System.Buffers;
-using Freight.Hashing;
+using System.IO.Hashing;
 using Freight.Payload;
 using Freight.Resumable;
 using Freight.Storage;

@@ -1,5 +1,5 @@
+using System.IO.Hashing;
 using Freight.Digests;
-using Freight.Hashing;
 using Freight.Payload;
 using Freight.Resumable;
 using Freight.Storage;

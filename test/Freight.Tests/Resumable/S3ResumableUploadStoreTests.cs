@@ -254,7 +254,7 @@ public sealed class S3ResumableUploadStoreTests(RgwServer rgw) : ResumableUpload
         return true;
     }
 
-    private static string ContentETag(byte[] data) => FileSystemObjectStore.FormatETag(Freight.Hashing.XxHash128.HashToUInt128(data));
+    private static string ContentETag(byte[] data) => FileSystemObjectStore.FormatETag(System.IO.Hashing.XxHash128.HashToUInt128(data));
 
     private static async Task<byte[]> ReadObjectAsync(IObjectStore files, string key)
     {

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using System.Text;
 using System.Text.Json.Nodes;
 using Freight.Hashing;
@@ -137,8 +138,8 @@ public sealed class FileSystemObjectStoreSidecarTests : IDisposable
 
         Assert.Equal(ContentETag(replacement), first?.ETag);
         var sidecar = await File.ReadAllTextAsync(SidecarPath(_store.GetPath("stale.bin")));
-        Assert.Contains(XxHash128.ToHex(XxHash128.HashToUInt128(replacement)), sidecar, StringComparison.Ordinal);
-        Assert.DoesNotContain(XxHash128.ToHex(XxHash128.HashToUInt128(original)), sidecar, StringComparison.Ordinal);
+        Assert.Contains(HashHex.ToHex(XxHash128.HashToUInt128(replacement)), sidecar, StringComparison.Ordinal);
+        Assert.DoesNotContain(HashHex.ToHex(XxHash128.HashToUInt128(original)), sidecar, StringComparison.Ordinal);
         Assert.Equal(first?.ETag, (await _store.GetInfoAsync("stale.bin"))?.ETag);
     }
 

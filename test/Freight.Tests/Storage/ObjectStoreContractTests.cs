@@ -1,4 +1,4 @@
-using Freight.Hashing;
+using System.IO.Hashing;
 using Freight.Payload;
 using Freight.Storage;
 

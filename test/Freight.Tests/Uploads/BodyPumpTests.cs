@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using System.IO.Pipelines;
 using Freight.Hashing;
 using Freight.Payload;
@@ -35,7 +36,7 @@ public sealed class BodyPumpTests : IDisposable
         _ => BodyPump.CopyPerSegmentAsync,
     };
 
-    private static string Hash(byte[] data) => XxHash128.ToHex(XxHash128.HashToUInt128(data));
+    private static string Hash(byte[] data) => HashHex.ToHex(XxHash128.HashToUInt128(data));
 
     /// <summary>Writes <paramref name="data"/> into the pipe in pieces of the given sizes (cycled), then completes it.</summary>
     private static Task ProduceAsync(PipeWriter writer, byte[] data, int[] pieceSizes, Exception? error = null) =>

@@ -1,3 +1,4 @@
+using System.IO.Hashing;
 using System.IO.Pipelines;
 using System.Text;
 using Freight.Hashing;
@@ -23,7 +24,7 @@ public sealed class MultipartUploadTests : IDisposable
 
     public void Dispose() => _dir.Dispose();
 
-    private static string Hash(byte[] data) => XxHash128.ToHex(XxHash128.HashToUInt128(data));
+    private static string Hash(byte[] data) => HashHex.ToHex(XxHash128.HashToUInt128(data));
 
     /// <summary>A file whose content contains near-delimiters: CRLF, "--", and a boundary prefix.</summary>
     private static byte[] TrickyFile(int length)

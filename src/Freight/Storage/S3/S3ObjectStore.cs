@@ -232,7 +232,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         var head = await _s3.HeadAsync(stagedObjectKey, cancellationToken) ?? throw new IOException($"The staged object '{stagedObjectKey}' is gone.");
         await using var reader = new S3ObjectReader(_s3, stagedObjectKey, S3Metadata.ToInfo(stagedObjectKey, head), head.ETag);
         await using var body = await reader.OpenRangeAsync(0, reader.Info.Length, cancellationToken);
-        var hash = new Freight.Hashing.XxHash128();
+        var hash = new System.IO.Hashing.XxHash128();
         var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
         try
         {

@@ -1,5 +1,5 @@
 using System.Buffers;
-using Freight.Hashing;
+using System.IO.Hashing;
 
 namespace Freight.Storage.S3;
 
