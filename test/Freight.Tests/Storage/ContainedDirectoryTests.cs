@@ -240,8 +240,9 @@ public sealed class ContainedDirectoryTests : IDisposable
         int inside = 0, missing = 0;
         try
         {
-            // Bounded by count, not time: enough swaps happen meanwhile for a path open to meet the link often.
-            for (var i = 0; (i < 20_000 || Volatile.Read(ref swaps) < 100) && !swapper.IsCompleted; i++)
+            // Bounded by count, not time: at least 20,000 reads and 100 swaps, and on until reads have met both the
+            // folder and the swap (a loaded machine may starve the swapper for a while), 2,000,000 reads at most.
+            for (var i = 0; (i < 20_000 || Volatile.Read(ref swaps) < 100 || inside == 0 || missing == 0) && i < 2_000_000 && !swapper.IsCompleted; i++)
             {
                 using var handle = contained.TryOpenFile("a/secret", FileAccess.Read);
                 if (handle is null)
