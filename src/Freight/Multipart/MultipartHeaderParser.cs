@@ -126,8 +126,9 @@ internal static class MultipartHeaderParser
 
             // The getters strip quotes and decode RFC 2047 (filename) / RFC 5987 (filename*) encodings;
             // filename* wins when decodable (RFC 6266 §4.3), as in ASP.NET Core's FormFeature.
-            // They can throw on odd input (e.g. ArgumentNullException for a bare "filename*" parameter),
-            // which must still surface as malformed input.
+            // They can throw on odd input (e.g. ArgumentNullException for a bare "filename*" parameter, and
+            // NotSupportedException for "filename*=UTF-7''…": .NET refuses UTF-7 — found by the fuzzer), which must
+            // still surface as malformed input.
             try
             {
                 var nameValue = disposition.Name;
@@ -138,7 +139,7 @@ internal static class MultipartHeaderParser
                     : plainFileName.HasValue ? plainFileName.Value
                     : null;
             }
-            catch (Exception ex) when (ex is ArgumentException or FormatException)
+            catch (Exception ex) when (ex is ArgumentException or FormatException or NotSupportedException)
             {
                 throw new MultipartFormatException("A multipart section has an invalid Content-Disposition header.", ex);
             }

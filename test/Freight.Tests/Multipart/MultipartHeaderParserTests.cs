@@ -59,6 +59,15 @@ public class MultipartHeaderParserTests
     }
 
     [Theory]
+    [InlineData("form-data; name=\"a\"; filename*=UTF-7''%C3txt")]
+    [InlineData("form-data; name=\"a\"; filename*=utf-7''a+AGE-")]
+    public void CreateSection_ExtValueInUtf7_ThrowsMultipartFormatException(string disposition)
+    {
+        // The fuzzer's find: .NET refuses UTF-7 with NotSupportedException, which escaped as a 500.
+        Assert.Throws<MultipartFormatException>(() => MultipartHeaderParser.CreateSection([new("Content-Disposition", disposition)]));
+    }
+
+    [Theory]
     [InlineData("form-data; name=\"a\"; filename*=bogus''x", "a", null)]
     [InlineData("form-data; name=\"a\"; filename*=bogus''x; filename=\"f.txt\"", "a", "f.txt")]
     [InlineData("form-data; name=\"a\"; filename=\"=?utf-8?B?w6l0w6kudHh0?=\"", "a", "\u00e9t\u00e9.txt")]
