@@ -58,10 +58,13 @@ public abstract class SlowClientTests(FilesServer server)
         request.Content.Headers.ContentLength = Declared;
         request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
 
+        // A connection of its own: Kestrel measures the HTTP/2 rate per connection, so on the shared client another
+        // test's upload running alongside would lift the trickle over the minimum and it would be stored (seen in CI).
+        using var ownConnection = ServerHarness.CreatePinnedClient(server.CertificateFingerprint);
         HttpResponseMessage? response = null;
         try
         {
-            response = await server.Client.SendAsync(request);
+            response = await ownConnection.SendAsync(request);
         }
         catch (Exception cut) when (cut is HttpRequestException or OperationCanceledException)
         {
