@@ -44,7 +44,7 @@ if ! command -v afl-fuzz >/dev/null 2>&1; then
 fi
 
 # The harnesses, built once (Release, like the code under test ships). The copy AFL++ runs has Freight.dll and
-# Freight.Server.dll instrumented by SharpFuzz (edge coverage); the build output stays plain for replaying crashes.
+# Freight.AspNetCore.dll (the tus header parsers) instrumented by SharpFuzz (edge coverage); the build output stays plain for replaying crashes.
 work=artifacts/fuzz
 plain=test/Freight.Fuzz/bin/Release/net10.0
 dotnet tool restore >/dev/null
@@ -52,7 +52,7 @@ dotnet build test/Freight.Fuzz -c Release -nologo -v q -clp:ErrorsOnly
 rm -rf "$work/bin"
 mkdir -p "$work"
 cp -r "$plain" "$work/bin"
-for assembly in Freight.dll Freight.Server.dll; do
+for assembly in Freight.dll Freight.AspNetCore.dll; do
   dotnet tool run sharpfuzz "$work/bin/$assembly" >/dev/null
 done
 

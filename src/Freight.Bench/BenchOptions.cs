@@ -1,7 +1,7 @@
 using System.Globalization;
 using Freight.Bench.Scenarios;
 using Freight.Bench.Tus;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench;
 
@@ -56,7 +56,7 @@ public sealed record BenchOptions
     public bool CpuAffinity { get; init; }
 
     /// <summary>Records per JSON response in the json suite (default 80,000 ≈ 26–28 MB, study 2's size).</summary>
-    public int JsonRecords { get; init; } = Freight.Json.LabRecordGenerator.DefaultRecordCount;
+    public int JsonRecords { get; init; } = Freight.Lab.Json.LabRecordGenerator.DefaultRecordCount;
 
     /// <summary>Threads suite: connections at the end of the ramp (default 500, as study 3's load grew).</summary>
     public int ThreadsRampTo { get; init; } = 500;

@@ -11,7 +11,7 @@ using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 
 namespace Freight.Bench;
@@ -316,7 +316,7 @@ public sealed class FilesSuiteRunner(
         return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu);
     }
 
-    private static Freight.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
+    private static Freight.Lab.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
         new(cpuSeconds, 0, 0, 0, 0, 0, workingSetBytes, 0, 0, 0, 0, 0);
 
     /// <summary>One verified transfer; the seconds cover the request only, not the verification after it.</summary>

@@ -5,7 +5,7 @@ using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench;
 

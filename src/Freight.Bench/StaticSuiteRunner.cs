@@ -6,8 +6,8 @@ using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Scenarios;
-using Freight.Metrics;
-using Freight.Payload;
+using Freight.Lab.Metrics;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench;
 

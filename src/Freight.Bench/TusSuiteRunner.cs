@@ -9,7 +9,7 @@ using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Tus;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 
 namespace Freight.Bench;
@@ -146,8 +146,8 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
         if (scenario.IsPeer && peerBefore is not null && ProcessStatSnapshot.Capture(peer!.ProcessId) is { } peerAfter)
         {
             // The peer's CPU in the same shape as our server's snapshots: only CPU seconds and memory are known.
-            serverBefore = new Freight.Metrics.RuntimeSnapshot(peerBefore.CpuSeconds, 0, 0, 0, 0, 0, peerBefore.WorkingSetBytes, 0, 0, 0, 0, 0);
-            serverAfter = new Freight.Metrics.RuntimeSnapshot(peerAfter.CpuSeconds, 0, 0, 0, 0, 0, peerAfter.WorkingSetBytes, 0, 0, 0, 0, 0);
+            serverBefore = new Freight.Lab.Metrics.RuntimeSnapshot(peerBefore.CpuSeconds, 0, 0, 0, 0, 0, peerBefore.WorkingSetBytes, 0, 0, 0, 0, 0);
+            serverAfter = new Freight.Lab.Metrics.RuntimeSnapshot(peerAfter.CpuSeconds, 0, 0, 0, 0, 0, peerAfter.WorkingSetBytes, 0, 0, 0, 0, 0);
         }
 
         return new RunSample(bytes, count, busy, null, cpu, allocated, serverBefore, serverAfter);

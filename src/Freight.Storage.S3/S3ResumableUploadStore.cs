@@ -8,9 +8,9 @@ using System.Text.Json.Serialization;
 using Amazon.S3;
 using Amazon.S3.Model;
 using Freight.Storage;
-using Freight.Storage.S3;
+using Freight.Resumable;
 
-namespace Freight.Resumable;
+namespace Freight.Storage.S3;
 
 /// <summary>
 /// Resumable uploads in the S3 bucket of an <see cref="S3ObjectStore"/>, so any node can continue any upload.
@@ -23,7 +23,7 @@ namespace Freight.Resumable;
 /// When every byte is in, the multipart upload is completed ("sealed") to the staged object; completing copies it
 /// into place as the file (no bytes move on RGW).
 /// </summary>
-public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? time = null) : IResumableUploadStore
+public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? time = null) : IResumableUploadStore, IAbandonedUploadSweeper
 {
     // A HEAD reads the record, not the tail: the first 64 KiB hold any record (JSON of a few hundred bytes plus metadata).
     private const int RecordReadBytes = 64 * 1024;

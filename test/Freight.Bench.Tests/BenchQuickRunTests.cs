@@ -79,7 +79,7 @@ public sealed class BenchQuickRunTests
                 Assert.All(rows, row =>
                 {
                     Assert.True(row.GetProperty("verified").GetBoolean(), id);
-                    Assert.Equal(Freight.Json.LabRecordGenerator.DefaultRecordCount, row.GetProperty("parameters").GetProperty("records").GetInt32());
+                    Assert.Equal(Freight.Lab.Json.LabRecordGenerator.DefaultRecordCount, row.GetProperty("parameters").GetProperty("records").GetInt32());
                     Assert.True(row.GetProperty("parameters").GetProperty("bodyBytes").GetInt64() > 25_000_000, id);
                     Assert.True(row.GetProperty("latencySeconds").GetProperty("p50").GetDouble() > 0, id);
                     Assert.True(row.GetProperty("server").GetProperty("cpuSecondsPerResponse").GetDouble() > 0, id);

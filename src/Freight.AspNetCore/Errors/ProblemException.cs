@@ -1,4 +1,4 @@
-namespace Freight.Server.Errors;
+namespace Freight.AspNetCore.Errors;
 
 /// <summary>
 /// A request the server refuses, with the status, a short title and a detail the client can act on;

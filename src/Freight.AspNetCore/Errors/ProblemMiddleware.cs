@@ -3,14 +3,14 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Logging;
 
-namespace Freight.Server.Errors;
+namespace Freight.AspNetCore.Errors;
 
 /// <summary>
 /// Turns request errors into <c>application/problem+json</c> with the right status (never a 500 for
 /// bad input), logs each once, and keeps client aborts out of the error log. Anything written to
 /// storage by the failed request is aborted by the handler's own disposal before this runs.
 /// </summary>
-internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDetailsService problems, ILogger<ProblemMiddleware> logger)
+internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger)
 {
     public async Task InvokeAsync(HttpContext context)
     {
@@ -79,7 +79,7 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         && bad.Message.StartsWith("Unexpected end of request content", StringComparison.Ordinal);
 
     /// <summary>The status and title for <paramref name="exception"/>, and a detail when its message is not for the client; null for a 500.</summary>
-    private static (int Status, string Title, string? Detail)? Classify(Exception exception) => exception switch
+    private (int Status, string Title, string? Detail)? Classify(Exception exception) => exception switch
     {
         BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } => (413, "Request body too large", null),
         BadHttpRequestException bad => (bad.StatusCode, "Bad request", null),
@@ -88,18 +88,32 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         IOException { InnerException: OverflowException } => (400, "Malformed chunked body", "A chunk size is too large to be a chunk size."),
         MultipartFormatException => (400, "Malformed multipart body", null),
         InvalidDataException => (400, "Malformed form data", null),
-        LabRequestException => (400, "Invalid request", null),
         ProblemException refused => (refused.Status, refused.Title, null),
         Freight.Storage.KeyConflictException => (409, "Conflict", null),
         // Rewritten faster than it could be read, several times over (FilesEndpoints retries): ask again later.
         Freight.Storage.ObjectReplacedException => (503, "Changed while being read", null),
         _ when Freight.Storage.OutOfSpace.Is(exception) => (StatusCodes.Status507InsufficientStorage, ProblemException.StorageFullTitle, null),
-        // The S3 store's server refused or failed (its status and message in the detail): not the client's fault.
-        Freight.Storage.S3.S3TransferException or Amazon.Runtime.AmazonServiceException => (502, "Object store failed", null),
-        // ...or could not be reached (the server's only outgoing HTTP is the S3 store's).
-        HttpRequestException or Amazon.Runtime.AmazonClientException => (502, "Object store unreachable", null),
-        _ => null,
+        // A remote store's backend (e.g. S3) refused, failed or could not be reached: not the client's fault.
+        _ => StoreFailureOf(exception) switch
+        {
+            Freight.Storage.StoreFailure.Failed => (502, "Object store failed", null),
+            Freight.Storage.StoreFailure.Unreachable => (502, "Object store unreachable", null),
+            _ => null,
+        },
     };
+
+    private Freight.Storage.StoreFailure StoreFailureOf(Exception exception)
+    {
+        foreach (var classifier in storeFailures)
+        {
+            if (classifier.Classify(exception) is not Freight.Storage.StoreFailure.None and var failure)
+            {
+                return failure;
+            }
+        }
+
+        return Freight.Storage.StoreFailure.None;
+    }
 
     [LoggerMessage(1, LogLevel.Warning, "{Method} {Path} rejected with {Status}: {Reason}")]
     private static partial void LogRejected(ILogger logger, string method, string path, int status, string reason);

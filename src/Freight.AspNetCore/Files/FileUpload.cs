@@ -1,12 +1,12 @@
 using System.IO.Pipelines;
 using Freight.Digests;
 using Freight.Multipart;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Freight.Storage;
 using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>
 /// Streams one body (a PUT's, or a multipart file part's) into a store writer while hashing it: XXH3-128
@@ -19,7 +19,7 @@ internal static class FileUpload
     {
         while (true)
         {
-            var result = await body.ReadAtLeastAsync(BodyPump.BatchBytes, cancellationToken);
+            var result = await body.ReadAtLeastAsync(UploadBatch.Bytes, cancellationToken);
             var buffer = result.Buffer;
             try
             {

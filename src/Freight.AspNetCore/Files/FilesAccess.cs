@@ -1,9 +1,9 @@
 using System.Security.Cryptography;
 using System.Text;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>
 /// Bearer-token access (RFC 6750) to the files API: read tokens may read, write tokens may read and write.

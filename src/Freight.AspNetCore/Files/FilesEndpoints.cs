@@ -5,18 +5,18 @@ using Freight.Digests;
 using Freight.Downloads;
 using Freight.Files;
 using Freight.Multipart;
-using Freight.Server.Errors;
-using Freight.Server.Hosting;
+using Freight.AspNetCore.Errors;
 using Freight.Storage;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Net.Http.Headers;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>
 /// The files API: <c>PUT</c>, <c>GET</c>, <c>HEAD</c>, <c>DELETE /files/{path}</c>, <c>POST /files/{prefix}</c>
@@ -39,8 +39,9 @@ public static class FilesEndpoints
         var options = services.GetRequiredService<FilesOptions>();
         var access = services.GetRequiredService<FilesAccess>();
         var limiter = services.GetRequiredService<UploadLimiter>();
-        var serverOptions = services.GetRequiredService<Microsoft.Extensions.Options.IOptions<FreightServerOptions>>().Value;
-        var maxFileBytes = options.MaxFileBytes > 0 ? options.MaxFileBytes : serverOptions.MaxRequestBodyBytes;
+        // Unset, a file may be as large as the server lets a request body be.
+        var maxFileBytes = options.MaxFileBytes > 0 ? options.MaxFileBytes
+            : services.GetService<Microsoft.Extensions.Options.IOptions<KestrelServerOptions>>()?.Value.Limits.MaxRequestBodySize ?? long.MaxValue;
 
         var files = endpoints.MapGroup("/files");
         files.MapGet("", context => ListAsync(context, store, access, options));

@@ -1,6 +1,6 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>Options of the files API (<c>Freight:Files</c>). Defaults are safe for a loopback or trusted network.</summary>
 public sealed class FilesOptions

@@ -1,11 +1,11 @@
 using Freight.Digests;
 using Freight.Files;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Freight.Storage;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Net.Http.Headers;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>Reading a files-API request's path and headers, each failure a 400 problem that says what to fix.</summary>
 internal static class FilesRequest

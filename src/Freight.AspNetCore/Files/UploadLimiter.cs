@@ -1,9 +1,9 @@
 using System.Collections.Concurrent;
 using System.Net;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
-namespace Freight.Server.Files;
+namespace Freight.AspNetCore.Files;
 
 /// <summary>Counts uploads in flight per client address; past the limit a new one gets 429 (RFC 6585 §4) with Retry-After.</summary>
 public sealed class UploadLimiter(FilesOptions options)

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Security.Cryptography;
 
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>The checksum extension: one chunk's hash, run while its bytes stream to the store, compared at its end.</summary>
 internal sealed class TusChecksum(string name, HashAlgorithmName algorithm, byte[] expected) : IDisposable

@@ -3,8 +3,8 @@ using System.IO.Pipelines;
 using Freight.Digests;
 using Freight.Files;
 using Freight.Resumable;
-using Freight.Server.Errors;
-using Freight.Server.Files;
+using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Files;
 using Freight.Storage;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -12,7 +12,7 @@ using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Net.Http.Headers;
 
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>
 /// Resumable uploads with the tus 1.0 protocol at <c>/tus/</c>: core (HEAD, PATCH, OPTIONS) and the

@@ -1,15 +1,16 @@
 using Freight.Resumable;
+using Freight.Storage;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>
 /// The expiration extension's other half: every <see cref="TusOptions.SweepInterval"/>, removes unfinished
 /// uploads whose Upload-Expires has passed (record and bytes) and the records of uploads finished longer ago
 /// than <see cref="TusOptions.ExpireAfter"/> (their files stay). An upload a request is writing is left for
-/// the next sweep. At start, first finishes what a crash interrupted (file-system store). With the S3 store, also
-/// removes multipart uploads and staged writes that stopped nodes left in the bucket for longer than ExpireAfter.
+/// the next sweep. At start, first finishes what a crash interrupted (file-system store). With a store that can leave
+/// leftovers (<see cref="IAbandonedUploadSweeper"/>: the S3 store), also removes multipart uploads and staged writes that stopped nodes left in the bucket for longer than ExpireAfter.
 /// Each sweep's listing is also what <see cref="TusQuota"/> counts from.
 /// </summary>
 internal sealed partial class TusExpirySweeper(
@@ -18,6 +19,7 @@ internal sealed partial class TusExpirySweeper(
     TusQuota quota,
     TusOptions options,
     TimeProvider time,
+    IEnumerable<IStoreFailureClassifier> storeFailures,
     ILogger<TusExpirySweeper> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -38,7 +40,7 @@ internal sealed partial class TusExpirySweeper(
             {
                 await SweepAsync(stoppingToken);
             }
-            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException or HttpRequestException or Amazon.Runtime.AmazonServiceException)
+            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException || storeFailures.Any(classifier => classifier.Classify(failed) is not StoreFailure.None))
             {
                 // A disk or bucket problem now is no reason to stop sweeping later.
                 LogSweepFailed(logger, failed.Message);
@@ -71,7 +73,7 @@ internal sealed partial class TusExpirySweeper(
         }
 
         quota.Reconcile(listed, since);
-        if (store is S3ResumableUploadStore bucket && await bucket.SweepAbandonedAsync(options.ExpireAfter, cancellationToken) is > 0 and var abandoned)
+        if (store is IAbandonedUploadSweeper bucket && await bucket.SweepAbandonedAsync(options.ExpireAfter, cancellationToken) is > 0 and var abandoned)
         {
             LogAbandoned(logger, abandoned);
         }

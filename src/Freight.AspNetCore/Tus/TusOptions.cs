@@ -1,4 +1,4 @@
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>Options of the tus endpoint (<c>Freight:Tus</c>). Tokens, client limits and the store follow <c>Freight:Files</c>.</summary>
 public sealed class TusOptions

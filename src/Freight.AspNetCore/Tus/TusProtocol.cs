@@ -1,10 +1,10 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>The tus 1.0 header names, values and parsers (https://tus.io/protocols/resumable-upload); a malformed header is a 400 that names it.</summary>
 internal static class TusProtocol

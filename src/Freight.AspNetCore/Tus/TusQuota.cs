@@ -1,9 +1,9 @@
 using System.Net;
 using Freight.Resumable;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
-namespace Freight.Server.Tus;
+namespace Freight.AspNetCore.Tus;
 
 /// <summary>
 /// What unfinished uploads may claim. A creation declares a length but stores nothing (bytes are written as

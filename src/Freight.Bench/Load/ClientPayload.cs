@@ -1,6 +1,6 @@
 using System.IO.Hashing;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench.Load;
 

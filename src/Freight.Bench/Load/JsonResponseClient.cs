@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.IO.Hashing;
 using Freight.Bench.Scenarios;
-using Freight.Json;
+using Freight.Lab.Json;
 
 namespace Freight.Bench.Load;
 

@@ -1,4 +1,4 @@
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;
 

@@ -1,6 +1,6 @@
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Reports;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;
 

@@ -1,5 +1,5 @@
 using Freight.Bench.Reports;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;
 

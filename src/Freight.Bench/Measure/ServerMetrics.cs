@@ -1,5 +1,5 @@
 using System.Net.Http.Json;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;
 

@@ -1,6 +1,6 @@
 using System.Net.Http.Json;
 
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;
 

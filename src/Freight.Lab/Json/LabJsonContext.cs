@@ -2,7 +2,7 @@ using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
-namespace Freight.Json;
+namespace Freight.Lab.Json;
 
 /// <summary>
 /// System.Text.Json source-generated metadata for the JSON lab payload, with study 2's settings:

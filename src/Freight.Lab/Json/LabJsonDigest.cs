@@ -2,7 +2,7 @@ using System.IO.Hashing;
 using System.Text.Json;
 using Freight.Hashing;
 
-namespace Freight.Json;
+namespace Freight.Lab.Json;
 
 /// <summary>
 /// Verifies a JSON lab response whatever its serializer: parse it into records, re-serialize them in the

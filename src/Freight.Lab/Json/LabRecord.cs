@@ -1,4 +1,4 @@
-namespace Freight.Json;
+namespace Freight.Lab.Json;
 
 /// <summary>
 /// One record of the JSON lab payload (study 2): ints, longs, decimals, strings with escapes and

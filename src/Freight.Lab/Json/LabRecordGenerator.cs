@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
 
-namespace Freight.Json;
+namespace Freight.Lab.Json;
 
 /// <summary>
 /// Produces the JSON lab payload deterministically: record <c>i</c> depends only on <c>i</c>, so server and

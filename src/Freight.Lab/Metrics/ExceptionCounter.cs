@@ -1,4 +1,4 @@
-namespace Freight.Metrics;
+namespace Freight.Lab.Metrics;
 
 /// <summary>
 /// Counts the first-chance exceptions of the process (every exception thrown, caught or not), the

@@ -1,4 +1,4 @@
-namespace Freight.Metrics;
+namespace Freight.Lab.Metrics;
 
 /// <summary>
 /// One reading of <see cref="RuntimeSampler"/>. <see cref="Sequence"/> numbers the samples from 1 without

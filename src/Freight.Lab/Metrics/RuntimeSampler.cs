@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Freight.Metrics;
+namespace Freight.Lab.Metrics;
 
 /// <summary>
 /// Samples the process's runtime counters (<see cref="RuntimeSnapshot"/>) every <see cref="RuntimeSamplerOptions.Period"/>

@@ -1,4 +1,4 @@
-namespace Freight.Metrics;
+namespace Freight.Lab.Metrics;
 
 /// <summary>Options of <see cref="RuntimeSampler"/>.</summary>
 public sealed class RuntimeSamplerOptions

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Freight.Metrics;
+namespace Freight.Lab.Metrics;
 
 /// <summary>
 /// Cumulative process counters read in-process at one instant. The bench takes one before and one

@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 
-namespace Freight.Payload;
+namespace Freight.Lab.Payload;
 
 /// <summary>
 /// The bytes every lab endpoint and bench scenario moves: a seeded pseudo-random stream

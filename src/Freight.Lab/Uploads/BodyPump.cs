@@ -3,7 +3,7 @@ using System.IO.Pipelines;
 using Freight.Hashing;
 using Freight.Storage;
 
-namespace Freight.Uploads;
+namespace Freight.Lab.Uploads;
 
 /// <summary>
 /// Freight's raw upload path: drains a <see cref="PipeReader"/> (the request's BodyReader), hashing
@@ -12,14 +12,8 @@ namespace Freight.Uploads;
 /// </summary>
 public static class BodyPump
 {
-    /// <summary>
-    /// Bytes to gather before hashing and writing a batch: fewer, larger writes (one pwritev per batch
-    /// instead of one per transport block). Must stay below Kestrel's MaxRequestBufferSize (1 MiB by
-    /// default), past which Kestrel stops reading the socket, and below HTTP/2's per-stream window (Kestrel's
-    /// InitialStreamWindowSize, 768 KiB by default), which reopens only as bytes are consumed. 64 KiB, 256 KiB and 768 KiB measured within
-    /// run-to-run noise of each other (`freight bench --quick --runs 5 --filter upload/freight`).
-    /// </summary>
-    public const int BatchBytes = 256 * 1024;
+    /// <summary>The product's batch (<see cref="Freight.Uploads.UploadBatch.Bytes"/>), so the lab measures the same loop.</summary>
+    public const int BatchBytes = Freight.Uploads.UploadBatch.Bytes;
 
     /// <summary>
     /// Copies everything <paramref name="body"/> yields into <paramref name="writer"/> (or only hashes

@@ -3,7 +3,7 @@ using Freight.Hashing;
 using Freight.Multipart;
 using Freight.Storage;
 
-namespace Freight.Uploads;
+namespace Freight.Lab.Uploads;
 
 /// <summary>Streams the current file section of a <see cref="MultipartPipeReader"/> into storage.</summary>
 public static class MultipartUpload

@@ -1,9 +1,9 @@
 using System.Security.Cryptography.X509Certificates;
-using Freight.Server.Errors;
-using Freight.Server.Files;
+using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Files;
 using Freight.Resumable;
 using Freight.Server.Lab;
-using Freight.Server.Tus;
+using Freight.AspNetCore.Tus;
 using Freight.Storage;
 using Freight.Storage.S3;
 using Freight.Transport;
@@ -116,11 +116,12 @@ public sealed class FreightServer : IAsyncDisposable
             return store;
         });
         builder.Services.AddSingleton(contentLengths);
+        builder.Services.AddSingleton<IStoreFailureClassifier, S3StoreFailures>();
         builder.Services.AddSingleton(options.Multipart.ToLimits());
         builder.Services.AddSingleton(options.Files);
-        builder.Services.AddSingleton<Files.FilesAccess>();
-        builder.Services.AddSingleton<Files.UploadLimiter>();
-        builder.Services.AddKeyedSingleton<IObjectStore>(Files.FilesEndpoints.StoreKey, (_, _) =>
+        builder.Services.AddSingleton<FilesAccess>();
+        builder.Services.AddSingleton<UploadLimiter>();
+        builder.Services.AddKeyedSingleton<IObjectStore>(FilesEndpoints.StoreKey, (_, _) =>
         {
             if (options.Files.IsMemoryStore)
             {
@@ -141,7 +142,7 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<IResumableUploadStore>(services =>
         {
-            var files = services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
+            var files = services.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
             if (options.Files.IsMemoryStore)
             {
                 return new MemoryResumableUploadStore(files);
@@ -157,27 +158,27 @@ public sealed class FreightServer : IAsyncDisposable
             return new FileSystemResumableUploadStore(directory, files, options.FlushToDisk);
         });
         builder.Services.AddSingleton<ResumableUploadLocks>();
-        builder.Services.AddSingleton<Tus.TusQuota>();
+        builder.Services.AddSingleton<TusQuota>();
         // XXH3-128 always (the ETag); SHA-256 too when the files API keeps it for every file.
         builder.Services.AddSingleton(new RunningDigests(options.Files.AlwaysComputeSha256 ? [Freight.Digests.DigestAlgorithm.Sha256] : []));
-        builder.Services.AddSingleton(services => new Tus.TusUploads(
+        builder.Services.AddSingleton(services => new TusUploads(
             services.GetRequiredService<IResumableUploadStore>(),
             services.GetRequiredService<ResumableUploadLocks>(),
             services.GetRequiredService<RunningDigests>(),
             options.Tus,
-            services.GetRequiredService<Files.FilesAccess>(),
-            services.GetRequiredService<Files.UploadLimiter>(),
-            services.GetRequiredService<Tus.TusQuota>(),
+            services.GetRequiredService<FilesAccess>(),
+            services.GetRequiredService<UploadLimiter>(),
+            services.GetRequiredService<TusQuota>(),
             options.Tus.MaxUploadBytes > 0 ? options.Tus.MaxUploadBytes : options.Files.MaxFileBytes > 0 ? options.Files.MaxFileBytes : options.MaxRequestBodyBytes,
             services.GetRequiredService<TimeProvider>()));
-        builder.Services.AddHostedService<Tus.TusExpirySweeper>();
+        builder.Services.AddHostedService<TusExpirySweeper>();
         builder.Services.AddSingleton<LabPayloads>();
         builder.Services.AddSingleton<LabStaticFiles>();
         builder.Services.AddSingleton<LabStaticFileProvider>();
         builder.Services.AddSingleton(new Freight.Downloads.FileCache(options.FileCache));
         builder.Services.AddSingleton<Lab.Json.LabJsonGates>();
         // Started in StartAsync; the container stops it (Dispose joins its thread) when the app is disposed.
-        builder.Services.AddSingleton<Freight.Metrics.RuntimeSampler>();
+        builder.Services.AddSingleton<Freight.Lab.Metrics.RuntimeSampler>();
         if (options.TransportBlockBytes > 0)
         {
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
@@ -207,14 +208,14 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
-        var files = App.Services.GetRequiredKeyedService<IObjectStore>(Files.FilesEndpoints.StoreKey);
+        var files = App.Services.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
         if (files is S3ObjectStore bucket)
         {
             await CheckBucketAsync(bucket, cancellationToken);
         }
 
-        Freight.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
-        App.Services.GetRequiredService<Freight.Metrics.RuntimeSampler>().Start();
+        Freight.Lab.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
+        App.Services.GetRequiredService<Freight.Lab.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);
     }
 

@@ -41,13 +41,13 @@ public sealed class FreightServerOptions
     public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
 
     /// <summary>The files API: store, tokens, limits.</summary>
-    public Freight.Server.Files.FilesOptions Files { get; set; } = new();
+    public Freight.AspNetCore.Files.FilesOptions Files { get; set; } = new();
 
     /// <summary>The bucket behind <c>Freight:Files:Store S3</c>: endpoint, region, keys, part size and parallelism.</summary>
     public Freight.Storage.S3.S3StoreOptions S3 { get; set; } = new();
 
     /// <summary>Resumable uploads (tus 1.0 at <c>/tus/</c>): where they wait, where they land, when they expire.</summary>
-    public Freight.Server.Tus.TusOptions Tus { get; set; } = new();
+    public Freight.AspNetCore.Tus.TusOptions Tus { get; set; } = new();
 
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();

@@ -1,5 +1,5 @@
 using Freight.Storage;
-using Freight.Uploads;
+using Freight.Lab.Uploads;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
 

@@ -1,4 +1,4 @@
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 using Freight.Server.Lab.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;

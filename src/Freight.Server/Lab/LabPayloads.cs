@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Hosting;
 using Microsoft.Extensions.Options;
 

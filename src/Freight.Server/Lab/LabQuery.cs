@@ -1,6 +1,6 @@
 using System.Globalization;
-using Freight.Payload;
-using Freight.Server.Errors;
+using Freight.Lab.Payload;
+using Freight.AspNetCore.Errors;
 using Freight.Server.Hosting;
 using Freight.Storage;
 using Microsoft.AspNetCore.Http;
@@ -21,7 +21,7 @@ internal static class LabQuery
 
         if (!long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var size) || size > options.MaxLabPayloadBytes)
         {
-            throw new LabRequestException($"size must be a whole number of bytes from 0 to {options.MaxLabPayloadBytes}.");
+            throw LabRequest.Invalid($"size must be a whole number of bytes from 0 to {options.MaxLabPayloadBytes}.");
         }
 
         return size;
@@ -32,7 +32,7 @@ internal static class LabQuery
         var size = Size(request, options);
         return size <= Array.MaxLength
             ? (int)size
-            : throw new LabRequestException($"in-memory variants serve at most {Array.MaxLength} bytes; use download/file or download/freight.");
+            : throw LabRequest.Invalid($"in-memory variants serve at most {Array.MaxLength} bytes; use download/file or download/freight.");
     }
 
     /// <summary>
@@ -56,7 +56,7 @@ internal static class LabQuery
         {
             "" or "memory" => null,
             "file" => await store.BeginWriteAsync($"lab/uploads/{variant}.bin", TrustedContentLength(request), request.HttpContext.RequestAborted),
-            _ => throw new LabRequestException($"sink must be 'memory' or 'file', not '{sink}'."),
+            _ => throw LabRequest.Invalid($"sink must be 'memory' or 'file', not '{sink}'."),
         };
     }
 }

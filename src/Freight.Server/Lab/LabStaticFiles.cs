@@ -1,4 +1,4 @@
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Hosting;
 using Microsoft.Extensions.Options;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
-using Freight.Metrics;
-using Freight.Server.Errors;
+using Freight.Lab.Metrics;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
@@ -75,7 +75,7 @@ public static class LabThreadEndpoints
 
         return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var ms) && ms <= MaxDelayMs
             ? ms
-            : throw new LabRequestException($"ms must be a whole number of milliseconds from 0 to {MaxDelayMs}.");
+            : throw LabRequest.Invalid($"ms must be a whole number of milliseconds from 0 to {MaxDelayMs}.");
     }
 
     private static long AfterSequence(HttpRequest request)
@@ -88,6 +88,6 @@ public static class LabThreadEndpoints
 
         return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var after)
             ? after
-            : throw new LabRequestException("after must be a sample sequence number, 0 or more.");
+            : throw LabRequest.Invalid("after must be a sample sequence number, 0 or more.");
     }
 }

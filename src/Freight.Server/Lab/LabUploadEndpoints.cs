@@ -1,8 +1,8 @@
 using Freight.Multipart;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Freight.Server.Hosting;
 using Freight.Storage;
-using Freight.Uploads;
+using Freight.Lab.Uploads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
@@ -62,14 +62,14 @@ public static class LabUploadEndpoints
                     var disposition = section.GetContentDispositionHeader();
                     if (disposition is null)
                     {
-                        throw new LabRequestException("A multipart section has no Content-Disposition header.");
+                        throw LabRequest.Invalid("A multipart section has no Content-Disposition header.");
                     }
 
                     if (disposition.IsFileDisposition())
                     {
                         file = file is null
                             ? await BodyPump.CopyAsync(section.Body, sink, StudySectionReadSize, request.HttpContext.RequestAborted)
-                            : throw new LabRequestException("The lab accepts one file per upload.");
+                            : throw LabRequest.Invalid("The lab accepts one file per upload.");
                     }
                     else
                     {
@@ -83,7 +83,7 @@ public static class LabUploadEndpoints
                 // MultipartReader reports a body that ends before its close delimiter (or holds no delimiter at
                 // all) as a plain IOException. Storage failures are IOExceptions too (a 500), so only the
                 // reader's own are the client's fault.
-                throw new LabRequestException("The multipart body ends before its close delimiter (RFC 2046 §5.1.1).", truncated);
+                throw LabRequest.Invalid("The multipart body ends before its close delimiter (RFC 2046 §5.1.1).", truncated);
             }
 
             return await CompleteAsync(sink, file, fields);
@@ -104,7 +104,7 @@ public static class LabUploadEndpoints
                 {
                     file = file is null
                         ? await MultipartUpload.CopySectionAsync(reader, sink, request.HttpContext.RequestAborted)
-                        : throw new LabRequestException("The lab accepts one file per upload.");
+                        : throw LabRequest.Invalid("The lab accepts one file per upload.");
                 }
                 else
                 {
@@ -122,13 +122,13 @@ public static class LabUploadEndpoints
     internal static string RequireBoundary(HttpRequest request) =>
         MultipartBoundary.TryParse(request.ContentType, out var boundary)
             ? boundary
-            : throw new LabRequestException("Expected Content-Type multipart/form-data with a boundary parameter (RFC 7578 §4.1).");
+            : throw LabRequest.Invalid("Expected Content-Type multipart/form-data with a boundary parameter (RFC 7578 §4.1).");
 
     internal static async Task<IResult> CompleteAsync(IObjectWriter? sink, UploadResult? file, IReadOnlyDictionary<string, string>? fields)
     {
         if (file is null)
         {
-            throw new LabRequestException("The multipart body has no file part (a part with a filename).");
+            throw LabRequest.Invalid("The multipart body has no file part (a part with a filename).");
         }
 
         if (sink is not null)

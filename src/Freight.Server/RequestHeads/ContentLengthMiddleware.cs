@@ -1,5 +1,5 @@
 using System.Buffers;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
 namespace Freight.Server.RequestHeads;

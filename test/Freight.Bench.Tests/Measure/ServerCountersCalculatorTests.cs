@@ -1,5 +1,5 @@
 using Freight.Bench.Measure;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Tests.Measure;
 

@@ -3,7 +3,7 @@ using System.Net;
 using Amazon.S3;
 using Freight.Bench.Load;
 using Freight.Bench.Peers;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench.Tests.S3;
 

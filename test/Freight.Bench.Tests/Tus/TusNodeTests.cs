@@ -5,7 +5,7 @@ using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Peers;
 using Freight.Bench.Tus;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench.Tests.Tus;
 

@@ -4,7 +4,7 @@ using System.Text.RegularExpressions;
 using Freight.Bench.Load;
 using Freight.Bench.Tests.Client;
 using Freight.Bench.Tus;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 
 namespace Freight.Bench.Tests.Tus;

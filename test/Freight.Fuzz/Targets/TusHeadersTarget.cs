@@ -1,6 +1,6 @@
 using System.Text;
-using Freight.Server.Errors;
-using Freight.Server.Tus;
+using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Tus;
 using Microsoft.AspNetCore.Http;
 
 namespace Freight.Fuzz;

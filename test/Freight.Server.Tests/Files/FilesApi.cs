@@ -6,7 +6,7 @@ using System.Net.Http.Headers;
 using System.Security.Cryptography;
 using System.Text.Json;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Files;

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using Amazon.S3;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Testing.Rgw;
 using static Freight.Server.Tests.Files.FilesApi;

@@ -1,5 +1,5 @@
 using System.Net;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Server.Tests.Tus;

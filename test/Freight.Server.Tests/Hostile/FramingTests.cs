@@ -1,6 +1,6 @@
 using System.Net;
 using System.Text;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Server.Tests.Tus;

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.IO.Hashing;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Server.Tests.Infrastructure;
 

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Text.Json;
-using Freight.Json;
+using Freight.Lab.Json;
 
 namespace Freight.Server.Tests.Json;
 

@@ -1,5 +1,5 @@
 using System.Net;
-using Freight.Json;
+using Freight.Lab.Json;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Json;

@@ -1,5 +1,5 @@
 using System.Net;
-using Freight.Json;
+using Freight.Lab.Json;
 
 namespace Freight.Server.Tests.Json;
 

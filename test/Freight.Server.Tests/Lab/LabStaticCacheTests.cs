@@ -1,5 +1,5 @@
 using System.Net;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Lab;

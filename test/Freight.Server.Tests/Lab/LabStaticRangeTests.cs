@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Text;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Lab;
 using Freight.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.WebUtilities;

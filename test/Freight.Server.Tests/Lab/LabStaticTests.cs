@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.RegularExpressions;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Lab;
 using Freight.Server.Tests.Infrastructure;
 

@@ -56,7 +56,7 @@ public sealed class RuntimeCountersTests(LabServer server) : IClassFixture<LabSe
     {
         var before = (await GetMetricsAsync()).GetProperty("exceptionCount").GetInt64();
 
-        // The lab refuses a bad parameter by throwing LabRequestException, answered as a problem.
+        // The lab refuses a bad parameter by throwing LabRequest.Invalid (a ProblemException), answered as a problem.
         using var response = await server.Client.GetAsync(new Uri(server.HttpAddress, "/lab/threads/delay?ms=soon"));
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest);
         var after = (await GetMetricsAsync()).GetProperty("exceptionCount").GetInt64();

@@ -1,5 +1,5 @@
 using Freight.Downloads;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Microsoft.Net.Http.Headers;
 
 namespace Freight.Tests.Downloads;

@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using Freight.Downloads;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using Freight.Downloads;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Tests.Downloads;

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Tests.Metrics;
 

@@ -1,4 +1,4 @@
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Tests.Payload;
 

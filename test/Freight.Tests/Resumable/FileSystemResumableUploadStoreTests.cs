@@ -1,5 +1,5 @@
 using System.IO.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Resumable;
 using Freight.Storage;
 

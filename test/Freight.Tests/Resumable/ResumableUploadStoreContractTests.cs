@@ -1,6 +1,6 @@
 using System.Buffers;
 using System.IO.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Resumable;
 using Freight.Storage;
 

@@ -1,6 +1,6 @@
 using System.IO.Hashing;
 using Freight.Digests;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Resumable;
 using Freight.Storage;
 

@@ -1,6 +1,6 @@
 using System.Buffers;
 using Amazon.S3.Model;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Resumable;
 using Freight.Storage;
 using Freight.Storage.S3;

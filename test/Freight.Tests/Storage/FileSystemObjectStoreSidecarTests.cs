@@ -2,7 +2,7 @@ using System.IO.Hashing;
 using System.Text;
 using System.Text.Json.Nodes;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 
 namespace Freight.Tests.Storage;

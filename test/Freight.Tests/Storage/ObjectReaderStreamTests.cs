@@ -1,4 +1,4 @@
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
 using Microsoft.Win32.SafeHandles;
 

@@ -1,9 +1,9 @@
 using System.IO.Hashing;
 using System.IO.Pipelines;
 using Freight.Hashing;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
-using Freight.Uploads;
+using Freight.Lab.Uploads;
 
 namespace Freight.Tests.Uploads;
 

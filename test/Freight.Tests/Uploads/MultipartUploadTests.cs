@@ -3,9 +3,9 @@ using System.IO.Pipelines;
 using System.Text;
 using Freight.Hashing;
 using Freight.Multipart;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Storage;
-using Freight.Uploads;
+using Freight.Lab.Uploads;
 
 namespace Freight.Tests.Uploads;
 

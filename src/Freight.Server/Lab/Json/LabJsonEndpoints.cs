@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Freight.Json;
+using Freight.Lab.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;

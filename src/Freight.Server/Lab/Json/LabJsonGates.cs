@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using Freight.Server.Errors;
+using Freight.AspNetCore.Errors;
 using Microsoft.Extensions.Logging;
 
 namespace Freight.Server.Lab.Json;
@@ -62,7 +62,7 @@ internal sealed partial class LabJsonGates(ILogger<LabJsonGates> logger)
 
             if (_gates.Count >= MaxGates)
             {
-                throw new LabRequestException($"At most {MaxGates} gates can be pending at once.");
+                throw LabRequest.Invalid($"At most {MaxGates} gates can be pending at once.");
             }
         }
 

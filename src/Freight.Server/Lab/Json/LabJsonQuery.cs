@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Globalization;
-using Freight.Json;
-using Freight.Server.Errors;
+using Freight.Lab.Json;
+using Freight.AspNetCore.Errors;
 using Microsoft.AspNetCore.Http;
 
 namespace Freight.Server.Lab.Json;
@@ -31,7 +31,7 @@ internal static class LabJsonQuery
 
         return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count <= MaxRecords
             ? count
-            : throw new LabRequestException($"records must be a whole number from 0 to {MaxRecords}.");
+            : throw LabRequest.Invalid($"records must be a whole number from 0 to {MaxRecords}.");
     }
 
     /// <summary>The <c>gate</c> parameter, or null when absent.</summary>
@@ -45,14 +45,14 @@ internal static class LabJsonQuery
     {
         if (name.Length is 0 or > MaxGateNameLength)
         {
-            throw new LabRequestException($"A gate name has 1 to {MaxGateNameLength} characters.");
+            throw LabRequest.Invalid($"A gate name has 1 to {MaxGateNameLength} characters.");
         }
 
         foreach (var c in name)
         {
             if (!char.IsAsciiLetterOrDigit(c) && c is not ('-' or '_'))
             {
-                throw new LabRequestException("A gate name has only letters, digits, '-' and '_'.");
+                throw LabRequest.Invalid("A gate name has only letters, digits, '-' and '_'.");
             }
         }
 

@@ -4,7 +4,7 @@ using Newtonsoft.Json.Serialization;
 
 namespace Freight.Server.Lab.Json;
 
-/// <summary>Study 2's Newtonsoft.Json settings, equal in output to <see cref="Freight.Json.LabJsonContext"/>.</summary>
+/// <summary>Study 2's Newtonsoft.Json settings, equal in output to <see cref="Freight.Lab.Json.LabJsonContext"/>.</summary>
 public static class LabNewtonsoftSettings
 {
     /// <summary>Applies the settings to <paramref name="settings"/> (e.g. MVC's SerializerSettings).</summary>

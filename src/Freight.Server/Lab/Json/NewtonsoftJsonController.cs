@@ -1,5 +1,5 @@
 using System.Buffers;
-using Freight.Json;
+using Freight.Lab.Json;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.Formatters;

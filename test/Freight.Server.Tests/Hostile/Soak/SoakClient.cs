@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net.Http.Headers;
 using System.Security.Cryptography;
 using System.Text;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Server.Tests.Tus;

@@ -1,4 +1,4 @@
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Hostile.Soak;

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Security.Cryptography;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Tus.Interop;
