@@ -1,7 +1,9 @@
 using System.IO.Pipelines;
 using Freight.Digests;
+using Freight.Files;
 using Freight.Multipart;
 using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Uploads;
 using Freight.Storage;
 using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
@@ -15,6 +17,66 @@ namespace Freight.AspNetCore.Files;
 /// </summary>
 internal static class FileUpload
 {
+    /// <summary>
+    /// What a PUT does, for the files API and a user's own route: refuses a coded body, a declared length past the
+    /// limit and a failed If-Match / If-None-Match before reading; streams the body into the store under a
+    /// per-client upload slot; verifies every digest the client sent; commits atomically, checking the condition
+    /// again. Any refusal is a <see cref="ProblemException"/> and leaves nothing stored.
+    /// </summary>
+    public static async Task<FreightUpload> StoreBodyAsync(HttpContext context, IObjectStore store, StorageKey key, UploadSettings settings)
+    {
+        var request = context.Request;
+        if (request.Headers.ContentEncoding.Count > 0 && !string.Equals(request.Headers.ContentEncoding.ToString(), "identity", StringComparison.OrdinalIgnoreCase))
+        {
+            // RFC 9110 §15.5.16: the file is stored as sent, and digests are checked against it; a coded body would be neither.
+            throw new ProblemException(StatusCodes.Status415UnsupportedMediaType, "Unsupported content coding", "Send the file without Content-Encoding.");
+        }
+
+        if (request.ContentLength > settings.MaxFileBytes)
+        {
+            throw TooLarge(settings.MaxFileBytes);
+        }
+
+        var (contentDigests, reprDigests, md5) = FilesRequest.SentDigests(request);
+        var condition = FilesRequest.Condition(request);
+
+        // Fail a condition before taking the body: no one should upload 1 GiB to learn it would not be kept.
+        // The commit checks it again, atomically, against whatever happened meanwhile.
+        var existing = await store.GetInfoAsync(key.Value, context.RequestAborted);
+        if (!condition.IsMetBy(existing))
+        {
+            throw FilesRequest.PreconditionFailed();
+        }
+
+        using var slot = settings.Limiter.Enter(context);
+        FilesEndpoints.LimitUpload(context, settings.MaxFileBytes);
+        var wantsSha256 = settings.AlwaysComputeSha256 || WantsSha256(request);
+        using var digests = new StreamingDigests(Algorithms(contentDigests, reprDigests, md5, wantsSha256));
+        await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
+        var computed = await CopyAsync(request.BodyReader, writer, digests, settings.MaxFileBytes, context.RequestAborted);
+        Verify(computed, contentDigests, reprDigests, md5);
+        try
+        {
+            var info = await writer.CommitAsync(
+                new ObjectCommit { ETag = computed.EntityTag, ContentType = request.ContentType, Digests = Keep(computed), Condition = condition },
+                context.RequestAborted);
+            return new FreightUpload(info, Created: existing is null);
+        }
+        catch (PreconditionFailedException)
+        {
+            throw FilesRequest.PreconditionFailed();
+        }
+    }
+
+    /// <summary>One multipart file part into the store as its own atomic write, hashed (XXH3-128 and SHA-256) as it arrives.</summary>
+    public static async Task<ObjectInfo> StoreSectionAsync(MultipartPipeReader reader, IObjectStore store, StorageKey key, string? contentType, long maxFileBytes, CancellationToken cancellationToken)
+    {
+        using var digests = new StreamingDigests([DigestAlgorithm.Sha256]);
+        await using var writer = await store.BeginWriteAsync(key.Value, null, cancellationToken);
+        var computed = await CopySectionAsync(reader, writer, digests, maxFileBytes, cancellationToken);
+        return await writer.CommitAsync(new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = Keep(computed) }, cancellationToken);
+    }
+
     public static async ValueTask<ComputedDigests> CopyAsync(PipeReader body, IObjectWriter writer, StreamingDigests digests, long maxBytes, CancellationToken cancellationToken)
     {
         while (true)
@@ -134,4 +196,9 @@ internal static class FileUpload
 
     public static ProblemException TooLarge(long maxBytes) =>
         new(StatusCodes.Status413PayloadTooLarge, "File too large", $"A file may hold at most {maxBytes} bytes; nothing was stored.");
+
+    private static bool WantsSha256(HttpRequest request) =>
+        request.Headers[WantDigest.WantReprDigestHeader].Count > 0
+        && WantDigest.TryParse(request.Headers[WantDigest.WantReprDigestHeader], out var preferences)
+        && WantDigest.SelectPreferred(preferences) == DigestAlgorithm.Sha256;
 }

@@ -1,20 +1,17 @@
-using System.Buffers;
 using System.Buffers.Text;
 using System.Text;
 using Freight.Digests;
-using Freight.Downloads;
 using Freight.Files;
 using Freight.Multipart;
 using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Results;
 using Freight.Storage;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Net.Http.Headers;
 
 namespace Freight.AspNetCore.Files;
 
@@ -29,8 +26,6 @@ public static class FilesEndpoints
     /// <summary>The keyed service name of the files API's store.</summary>
     public const string StoreKey = "files";
 
-    private static readonly FileExtensionContentTypeProvider ContentTypes = new();
-
     public static RouteGroupBuilder MapFiles(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
@@ -38,80 +33,35 @@ public static class FilesEndpoints
         var store = services.GetRequiredKeyedService<IObjectStore>(StoreKey);
         var options = services.GetRequiredService<FilesOptions>();
         var access = services.GetRequiredService<FilesAccess>();
-        var limiter = services.GetRequiredService<UploadLimiter>();
-        // Unset, a file may be as large as the server lets a request body be.
-        var maxFileBytes = options.MaxFileBytes > 0 ? options.MaxFileBytes
-            : services.GetService<Microsoft.Extensions.Options.IOptions<KestrelServerOptions>>()?.Value.Limits.MaxRequestBodySize ?? long.MaxValue;
+        var settings = UploadSettings.From(services);
 
         var files = endpoints.MapGroup("/files");
         files.MapGet("", context => ListAsync(context, store, access, options));
         files.MapMethods("/{*path}", [HttpMethods.Get, HttpMethods.Head], context => GetAsync(context, store, access));
-        files.MapPut("/{*path}", context => PutAsync(context, store, access, limiter, options, maxFileBytes));
+        files.MapPut("/{*path}", context => PutAsync(context, store, access, settings));
         files.MapDelete("/{*path}", context => DeleteAsync(context, store, access));
-        files.MapPost("", context => PostAsync(context, store, access, limiter, options, maxFileBytes, services.GetRequiredService<MultipartLimits>()));
-        files.MapPost("/{*path}", context => PostAsync(context, store, access, limiter, options, maxFileBytes, services.GetRequiredService<MultipartLimits>()));
+        files.MapPost("", context => PostAsync(context, store, access, settings, services.GetRequiredService<MultipartLimits>()));
+        files.MapPost("/{*path}", context => PostAsync(context, store, access, settings, services.GetRequiredService<MultipartLimits>()));
         return files;
     }
 
-    private static async Task PutAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadLimiter limiter, FilesOptions options, long maxFileBytes)
+    private static async Task PutAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadSettings settings)
     {
-        var request = context.Request;
-        access.Demand(request, write: true);
-        var key = FilesRequest.Key(request);
-        if (request.Headers.ContentEncoding.Count > 0 && !string.Equals(request.Headers.ContentEncoding.ToString(), "identity", StringComparison.OrdinalIgnoreCase))
-        {
-            // RFC 9110 §15.5.16: the file is stored as sent, and digests are checked against it; a coded body would be neither.
-            throw new ProblemException(StatusCodes.Status415UnsupportedMediaType, "Unsupported content coding", "Send the file without Content-Encoding.");
-        }
-
-        if (request.ContentLength > maxFileBytes)
-        {
-            throw FileUpload.TooLarge(maxFileBytes);
-        }
-
-        var (contentDigests, reprDigests, md5) = FilesRequest.SentDigests(request);
-        var condition = FilesRequest.Condition(request);
-
-        // Fail a condition before taking the body: no one should upload 1 GiB to learn it would not be kept.
-        // The commit checks it again, atomically, against whatever happened meanwhile.
-        var existing = await store.GetInfoAsync(key.Value, context.RequestAborted);
-        if (!condition.IsMetBy(existing))
-        {
-            throw FilesRequest.PreconditionFailed();
-        }
-
-        using var slot = limiter.Enter(context);
-        LimitUpload(context, maxFileBytes);
-        var wantsSha256 = options.AlwaysComputeSha256 || WantsSha256(request);
-        using var digests = new StreamingDigests(FileUpload.Algorithms(contentDigests, reprDigests, md5, wantsSha256));
-        await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
-        var computed = await FileUpload.CopyAsync(request.BodyReader, writer, digests, maxFileBytes, context.RequestAborted);
-        FileUpload.Verify(computed, contentDigests, reprDigests, md5);
-
-        ObjectInfo info;
-        try
-        {
-            info = await writer.CommitAsync(
-                new ObjectCommit { ETag = computed.EntityTag, ContentType = request.ContentType, Digests = FileUpload.Keep(computed), Condition = condition },
-                context.RequestAborted);
-        }
-        catch (PreconditionFailedException)
-        {
-            throw FilesRequest.PreconditionFailed();
-        }
-
+        access.Demand(context.Request, write: true);
+        var key = FilesRequest.Key(context.Request);
+        var upload = await FileUpload.StoreBodyAsync(context, store, key, settings);
         var response = context.Response;
-        response.Headers.ETag = info.ETag;
-        if (computed.TryGetDigest(DigestAlgorithm.Sha256, out var sha256))
+        response.Headers.ETag = upload.Object.ETag;
+        if (upload.Object.Digests.TryGetValue(DigestAlgorithm.Sha256.Name, out var sha256))
         {
             response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(DigestAlgorithm.Sha256, sha256);
         }
 
-        if (existing is null)
+        if (upload.Created)
         {
             response.StatusCode = StatusCodes.Status201Created;
             response.Headers.Location = "/files/" + EscapePath(key.Value);
-            await response.WriteAsJsonAsync(StoredFile.From(info), context.RequestAborted);
+            await response.WriteAsJsonAsync(StoredFile.From(upload.Object), context.RequestAborted);
         }
         else
         {
@@ -119,7 +69,7 @@ public static class FilesEndpoints
         }
     }
 
-    private static async Task PostAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadLimiter limiter, FilesOptions options, long maxFileBytes, MultipartLimits limits)
+    private static async Task PostAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadSettings settings, MultipartLimits limits)
     {
         var request = context.Request;
         access.Demand(request, write: true);
@@ -130,7 +80,7 @@ public static class FilesEndpoints
                 "POST stores the file parts of a multipart/form-data body (RFC 7578) with a boundary parameter.");
         }
 
-        using var slot = limiter.Enter(context);
+        using var slot = settings.Limiter.Enter(context);
         LimitUpload(context, long.MaxValue);
         var reader = new MultipartPipeReader(request.BodyReader, boundary, limits);
         var stored = new List<StoredFile>();
@@ -151,13 +101,7 @@ public static class FilesEndpoints
             }
 
             // Each file part is its own atomic write: a part stored before a later one fails stays complete and valid.
-            using var digests = new StreamingDigests([DigestAlgorithm.Sha256]);
-            await using var writer = await store.BeginWriteAsync(key.Value, null, context.RequestAborted);
-            var computed = await FileUpload.CopySectionAsync(reader, writer, digests, maxFileBytes, context.RequestAborted);
-            var info = await writer.CommitAsync(
-                new ObjectCommit { ETag = computed.EntityTag, ContentType = part.ContentType, Digests = FileUpload.Keep(computed) },
-                context.RequestAborted);
-            stored.Add(StoredFile.From(info));
+            stored.Add(StoredFile.From(await FileUpload.StoreSectionAsync(reader, store, key, part.ContentType, settings.MaxFileBytes, context.RequestAborted)));
         }
 
         if (stored.Count == 0)
@@ -169,53 +113,14 @@ public static class FilesEndpoints
         await context.Response.WriteAsJsonAsync(new StoredFiles(stored, fields), context.RequestAborted);
     }
 
-    /// <summary>
-    /// GET and HEAD. A store that keeps no old versions (S3) fails a reader whose version was replaced after it
-    /// opened; until the answer has started, the key is opened again and the version that replaced it is served.
-    /// </summary>
+    /// <summary>GET and HEAD: the one stored-object answer <see cref="FreightResults.Object"/> gives too.</summary>
     private static async Task GetAsync(HttpContext context, IObjectStore store, FilesAccess access)
     {
-        // Each try is a new open (a HEAD and a GET on S3): a key replaced during three reads in a row is being
-        // rewritten without pause, and the 503 tells the client to come back (ProblemMiddleware).
-        const int Tries = 3;
-        for (var attempt = 1; ; attempt++)
+        access.Demand(context.Request, write: false);
+        var key = FilesRequest.Key(context.Request);
+        if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value))
         {
-            try
-            {
-                await GetVersionAsync(context, store, access);
-                return;
-            }
-            catch (ObjectReplacedException) when (attempt < Tries && !context.Response.HasStarted)
-            {
-                context.Response.Clear();
-            }
-        }
-    }
-
-    private static async Task GetVersionAsync(HttpContext context, IObjectStore store, FilesAccess access)
-    {
-        var request = context.Request;
-        access.Demand(request, write: false);
-        var key = FilesRequest.Key(request);
-        await using var reader = await store.OpenReadAsync(key.Value, context.RequestAborted) ?? throw FilesRequest.NotFound(key);
-        var info = reader.Info;
-        var contentType = info.ContentType ?? (ContentTypes.TryGetContentType(key.Name, out var known) ? known : "application/octet-stream");
-        var representation = new FileRepresentation(info.Length, info.LastModified, EntityTagHeaderValue.Parse(info.ETag), contentType, reader.Content);
-        if (request.Headers[WantDigest.WantReprDigestHeader].Count > 0)
-        {
-            // A 304 or 412 sends no representation: a digest not kept yet is not worth reading the whole object for.
-            var answersWithBody = Preconditions.Evaluate(request, representation.EntityTag, representation.LastModified) == PreconditionOutcome.Proceed;
-            await AnswerWantReprDigestAsync(context, store, reader, computeIfMissing: answersWithBody);
-        }
-
-        if (reader.FileHandle is null && reader.Content is null)
-        {
-            // A remote store (S3): the bytes come from one ranged read of the store per range.
-            await FileResponder.SendAsync(context, representation, reader);
-        }
-        else
-        {
-            await FileResponder.SendAsync(context, representation, reader.FileHandle);
+            throw FilesRequest.NotFound(key);
         }
     }
 
@@ -263,81 +168,6 @@ public static class FilesEndpoints
             new FileListing(page.Objects.Select(StoredFile.From).ToList(), page.NextCursor is null ? null : EncodeCursor(page.NextCursor)),
             context.RequestAborted);
     }
-
-    /// <summary>
-    /// Want-Repr-Digest (RFC 9530 §4): the stored digest, or (<paramref name="computeIfMissing"/>) one computed now
-    /// and kept for the next request.
-    /// </summary>
-    private static async Task AnswerWantReprDigestAsync(HttpContext context, IObjectStore store, IObjectReader reader, bool computeIfMissing)
-    {
-        if (!WantDigest.TryParse(context.Request.Headers[WantDigest.WantReprDigestHeader], out var preferences)
-            || WantDigest.SelectPreferred(preferences) is not { } algorithm)
-        {
-            // A hint (§4): an unreadable or unsatisfiable one is ignored.
-            return;
-        }
-
-        var info = reader.Info;
-        if (!info.Digests.TryGetValue(algorithm.Name, out var digest))
-        {
-            if (!computeIfMissing)
-            {
-                return;
-            }
-
-            digest = await ComputeDigestAsync(reader, algorithm, context.RequestAborted);
-            try
-            {
-                await store.AddDigestsAsync(info.Key, info.ETag, new Dictionary<string, byte[]> { [algorithm.Name] = digest }, context.RequestAborted);
-            }
-            catch (IOException full) when (OutOfSpace.Is(full))
-            {
-                // Keeping it only spares the next request the read: a full disk must not fail a download.
-            }
-        }
-
-        context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(algorithm, digest);
-    }
-
-    /// <summary>The digest of the reader's whole object, read through one stream: a single ranged read from a remote store (S3), not one per buffer.</summary>
-    private static async Task<byte[]> ComputeDigestAsync(IObjectReader reader, DigestAlgorithm algorithm, CancellationToken cancellationToken)
-    {
-        using var digests = new StreamingDigests([algorithm]);
-        var info = reader.Info;
-
-        // An empty object has nothing to read, and S3 has no way to ask for zero bytes.
-        if (info.Length > 0)
-        {
-            await using var source = await reader.OpenRangeAsync(0, info.Length, cancellationToken);
-            var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
-            try
-            {
-                for (var remaining = info.Length; remaining > 0;)
-                {
-                    var read = await source.ReadAsync(buffer.AsMemory(0, (int)Math.Min(buffer.Length, remaining)), cancellationToken);
-                    if (read == 0)
-                    {
-                        // The digest of fewer bytes would be kept as the object's: fail the request instead.
-                        throw new EndOfStreamException($"'{info.Key}' ended {remaining} bytes before its length.");
-                    }
-
-                    digests.Append(buffer.AsSpan(0, read));
-                    remaining -= read;
-                }
-            }
-            finally
-            {
-                ArrayPool<byte>.Shared.Return(buffer);
-            }
-        }
-
-        return digests.Complete().GetDigest(algorithm);
-    }
-
-    private static bool WantsSha256(HttpRequest request) =>
-        request.Headers[WantDigest.WantReprDigestHeader].Count > 0
-        && WantDigest.TryParse(request.Headers[WantDigest.WantReprDigestHeader], out var preferences)
-        && WantDigest.SelectPreferred(preferences) == DigestAlgorithm.Sha256;
 
     /// <summary>
     /// Kestrel's body-size limit for this upload: the file size. (The minimum upload rate is Kestrel's server-wide one,

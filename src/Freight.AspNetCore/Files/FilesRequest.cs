@@ -10,8 +10,10 @@ namespace Freight.AspNetCore.Files;
 /// <summary>Reading a files-API request's path and headers, each failure a 400 problem that says what to fix.</summary>
 internal static class FilesRequest
 {
-    public static StorageKey Key(HttpRequest request) =>
-        StorageKey.TryParse(request.RouteValues["path"] as string, out var key, out var error)
+    public static StorageKey Key(HttpRequest request) => ParseKey(request.RouteValues["path"] as string);
+
+    public static StorageKey ParseKey(string? raw) =>
+        StorageKey.TryParse(raw, out var key, out var error)
             ? key
             : throw new ProblemException(StatusCodes.Status400BadRequest, "Invalid path", error);
 

@@ -190,9 +190,10 @@ public sealed class FreightServer : IAsyncDisposable
         var app = builder.Build();
         app.UseMiddleware<ProblemMiddleware>();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
-        // What no handler answered — no route (404), a method the route lacks (405, with Allow) — as problem+json too.
+        // What no handler answered — no route (404), a method the route lacks (405, with Allow), a body type it does not
+        // accept (415: a FreightMultipart parameter accepts only multipart/form-data) — as problem+json too.
         // Other bodiless errors stay as their handlers made them (a static file's 412 has no body, as in StaticFiles).
-        app.UseStatusCodePages(status => status.HttpContext.Response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed
+        app.UseStatusCodePages(status => status.HttpContext.Response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed or StatusCodes.Status415UnsupportedMediaType
             ? status.HttpContext.RequestServices.GetRequiredService<IProblemDetailsService>().WriteAsync(new ProblemDetailsContext { HttpContext = status.HttpContext }).AsTask()
             : Task.CompletedTask);
         app.UseLabStaticFiles();

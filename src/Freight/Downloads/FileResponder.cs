@@ -44,7 +44,7 @@ public static class FileResponder
             var representation = cache.TryGetFresh(path);
             if (representation is null)
             {
-                file = TryOpen(path);
+                file = TryOpenRead(path);
                 if (file is null)
                 {
                     return false;
@@ -287,7 +287,8 @@ public static class FileResponder
         }
     }
 
-    private static SafeFileHandle? TryOpen(string path)
+    /// <summary>The file at <paramref name="path"/> opened for reading, or null when there is none (or it is a directory).</summary>
+    public static SafeFileHandle? TryOpenRead(string path)
     {
         try
         {

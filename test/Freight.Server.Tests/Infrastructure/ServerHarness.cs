@@ -51,6 +51,7 @@ public abstract class ServerHarness : IAsyncLifetime
             .. _extraArguments,
             .. startArguments,
         ], builder => builder.Logging.AddProvider(Logs));
+        MapRoutes(_server.App);
         await _server.StartAsync();
         HttpAddress = new Uri(_server.Urls.Single(url => url.StartsWith("http://", StringComparison.Ordinal)));
         HttpsAddress = new Uri(_server.Urls.Single(url => url.StartsWith("https://", StringComparison.Ordinal)));
@@ -72,6 +73,11 @@ public abstract class ServerHarness : IAsyncLifetime
         }
 
         await AfterStopAsync();
+    }
+
+    /// <summary>Routes of the test's own beside Freight's, mapped before the server starts (a user's app, in effect).</summary>
+    protected virtual void MapRoutes(Microsoft.AspNetCore.Builder.WebApplication app)
+    {
     }
 
     /// <summary>Arguments only known at start (a bucket made for this fixture, say), added after the constructor's.</summary>

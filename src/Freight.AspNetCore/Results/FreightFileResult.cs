@@ -1,0 +1,85 @@
+using System.Reflection;
+using Freight.Downloads;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Net.Http.Headers;
+using Microsoft.Win32.SafeHandles;
+
+namespace Freight.AspNetCore.Results;
+
+/// <summary>A file on Freight's file path; made by <see cref="FreightResults.File"/>.</summary>
+public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
+{
+    // Shared by every app that registers no FileCache of its own: bounded by FileCacheOptions' defaults.
+    private static readonly FileCache s_defaultCache = new();
+
+    internal FreightFileResult(string path, string? contentType, string? downloadName)
+    {
+        Path = path;
+        ContentType = contentType;
+        DownloadName = downloadName;
+    }
+
+    /// <summary>The full path of the file.</summary>
+    public string Path { get; }
+
+    /// <summary>The media type, or null for the one the extension names.</summary>
+    public string? ContentType { get; }
+
+    /// <summary>The attachment's file name, or null for no Content-Disposition.</summary>
+    public string? DownloadName { get; }
+
+    public async Task ExecuteAsync(HttpContext httpContext)
+    {
+        ArgumentNullException.ThrowIfNull(httpContext);
+        var cache = httpContext.RequestServices.GetService<FileCache>() ?? s_defaultCache;
+        SafeFileHandle? file = null;
+        try
+        {
+            var representation = cache.TryGetFresh(Path);
+            if (representation is null)
+            {
+                file = FileResponder.TryOpenRead(Path);
+                if (file is null)
+                {
+                    await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: "There is no such file.").ExecuteAsync(httpContext);
+                    return;
+                }
+
+                representation = cache.Describe(Path, file);
+            }
+
+            if (ContentType is not null)
+            {
+                representation = new FileRepresentation(representation.Length, representation.LastModified, representation.EntityTag, ContentType, representation.Content);
+            }
+
+            if (DownloadName is not null)
+            {
+                var disposition = new ContentDispositionHeaderValue("attachment");
+                disposition.SetHttpFileName(DownloadName);
+                httpContext.Response.Headers.ContentDisposition = disposition.ToString();
+            }
+
+            if (ReprDigestAnswer.Requested(httpContext.Request) && ReprDigestAnswer.AnswersWithBody(httpContext.Request, representation)
+                && ReprDigestAnswer.PreferredAlgorithm(httpContext.Request) is { } algorithm)
+            {
+                // A plain file has nowhere to keep a digest: asking for one reads the file once more.
+                var digest = representation.Content is { } content
+                    ? ReprDigestAnswer.Of(content.Span, algorithm)
+                    : await ReprDigestAnswer.ComputeAsync(representation.Length, (buffer, offset, token) => RandomAccess.ReadAsync(file!, buffer, offset, token), algorithm, Path, httpContext.RequestAborted);
+                ReprDigestAnswer.Write(httpContext.Response, algorithm, digest);
+            }
+
+            await FileResponder.SendAsync(httpContext, representation, file);
+        }
+        finally
+        {
+            file?.Dispose();
+        }
+    }
+
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => FileResultMetadata.Populate(builder);
+}

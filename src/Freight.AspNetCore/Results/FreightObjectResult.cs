@@ -1,0 +1,37 @@
+using System.Reflection;
+using Freight.AspNetCore.Files;
+using Freight.Storage;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Metadata;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Freight.AspNetCore.Results;
+
+/// <summary>A stored object on Freight's file path; made by <see cref="FreightResults.Object"/>.</summary>
+public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
+{
+    internal FreightObjectResult(string key, IObjectStore? store)
+    {
+        Key = key;
+        Store = store;
+    }
+
+    /// <summary>The object's key in its store.</summary>
+    public string Key { get; }
+
+    /// <summary>The store, or null for the files API's.</summary>
+    public IObjectStore? Store { get; }
+
+    public async Task ExecuteAsync(HttpContext httpContext)
+    {
+        ArgumentNullException.ThrowIfNull(httpContext);
+        var store = Store ?? httpContext.RequestServices.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
+        if (!await StoredObjectResponder.TrySendAsync(httpContext, store, Key))
+        {
+            await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: $"There is no object '{Key}'.").ExecuteAsync(httpContext);
+        }
+    }
+
+    public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => FileResultMetadata.Populate(builder);
+}
