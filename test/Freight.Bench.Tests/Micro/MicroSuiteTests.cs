@@ -83,6 +83,24 @@ public sealed class MicroSuiteTests
         Assert.Equal(MicroSuite.HostileBodies, built.Skip(1));
     }
 
+    [Fact]
+    public void ConsoleReport_MicroRows_ShowGigabytesPerSecondTimeAndAllocations()
+    {
+        var report = new BenchReport { Machine = MachineInfo.Current(), Settings = new BenchSettings(["micro"], false, 5, 1, 0.5, 0, false, "embedded") };
+        report.Results.AddRange(MicroSuiteRunner.ToRows(Run(Case(MicroSuite.FreightParser, "large-parts", 1_000_000, 1_000_000, 1_000_000))));
+        report.Ratios.AddRange(MicroRatios.Compute(report.Results));
+
+        var text = ConsoleReport.Render(report);
+
+        // 20 MiB a millisecond is 20.97 GB/s.
+        Assert.Contains("GB/s a core", text);
+        Assert.Contains("micro/multipart-freight/large-parts", text);
+        Assert.Contains("20.97", text);
+        Assert.Contains("1.000 ms", text);
+        Assert.Contains("1024", text);
+        Assert.Contains("multipart-freight large-parts GB/s a core", text);
+    }
+
     [Theory]
     [InlineData("--job", "nope")]
     [InlineData("--job")]
