@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Micro;
 using Freight.Bench.Scenarios;
 using Freight.Bench.Tus;
 using Freight.Lab.Payload;
@@ -15,8 +16,10 @@ public sealed record BenchOptions
     /// Suites that run only when named. tus: its full run uploads 1 GiB at least 42 times (seven rows, a
     /// warm-up and five runs each, every upload followed by a sync) and adds minutes to the default bench,
     /// its peer needs Node and an npm install, and the files suite already measures the files API's PUT.
+    /// micro: it measures code, not the server, builds its own project first, and takes about 2 minutes (its
+    /// default job tens of minutes).
     /// </summary>
-    public static readonly IReadOnlyList<string> OptInSuites = [TusSuite.Name];
+    public static readonly IReadOnlyList<string> OptInSuites = [TusSuite.Name, MicroSuite.Name];
 
     /// <summary>Every suite --suite accepts.</summary>
     public static IReadOnlyList<string> KnownSuites => [.. AllSuites, .. OptInSuites];
@@ -79,6 +82,9 @@ public sealed record BenchOptions
     /// </summary>
     public string Store { get; init; } = FilesSuite.FileSystemStore;
 
+    /// <summary>Micro suite: BenchmarkDotNet's job, <c>short</c> (default, about 2 minutes) or <c>default</c> (its own counts, tens of minutes).</summary>
+    public string MicroJob { get; init; } = MicroSuite.ShortJob;
+
     /// <summary>Only scenarios whose id contains this text.</summary>
     public string? Filter { get; init; }
 
@@ -89,12 +95,12 @@ public sealed record BenchOptions
     public bool NoReport { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json|threads|static|files|tus] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+        usage: freight bench [--suite transfer|json|threads|static|files|tus|micro] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
-                             [--store fs|s3]
+                             [--store fs|s3] [--micro-job short|default]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
                              [--no-progress] [--no-report]
-          --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus only when named)
+          --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus, micro only when named)
           --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)
@@ -107,6 +113,8 @@ public sealed record BenchOptions
           --store fs|s3       files suite: where the embedded server stores files (default fs, its data directory);
                               s3: in a Ceph RGW the bench starts (scripts/rgw.sh; installed by scripts/install-rgw.sh,
                               root), beside peer/s3-direct (the same client straight to RGW); only with --suite files
+          --micro-job JOB     micro suite (BenchmarkDotNet, bench/Freight.Micro): short (default; about 2 minutes) or default
+                              (BenchmarkDotNet's own iteration counts: tens of minutes)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
           --filter TEXT       only scenarios whose id contains TEXT
@@ -183,6 +191,10 @@ public sealed record BenchOptions
                     case "--store":
                         var store = Value();
                         options = options with { Store = FilesSuite.Stores.Contains(store) ? store : throw new FormatException($"unknown store '{store}'; stores: {string.Join(", ", FilesSuite.Stores)}.") };
+                        break;
+                    case "--micro-job":
+                        var job = Value();
+                        options = options with { MicroJob = MicroSuite.Jobs.Contains(job) ? job : throw new FormatException($"unknown micro job '{job}'; jobs: {string.Join(", ", MicroSuite.Jobs)}.") };
                         break;
                     case "--json":
                         options = options with { JsonPath = Value() };

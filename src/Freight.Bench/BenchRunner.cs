@@ -3,6 +3,7 @@ using System.Net;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
+using Freight.Bench.Micro;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
@@ -160,12 +161,24 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                 tusVerified = verified;
             }
 
-            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified && tusVerified;
+            var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
+            var microVerified = true;
+            if (options.Suites.Contains(MicroSuite.Name))
+            {
+                // BenchmarkDotNet's own reports go beside the result JSON: bench-<time>-micro/.
+                var artifacts = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!, Path.GetFileNameWithoutExtension(jsonPath) + "-micro");
+                var micro = new MicroSuiteRunner(options, _progress, artifacts);
+                var (microResults, microRatios, verified) = await micro.RunAsync(cancellationToken);
+                report.Results.AddRange(microResults);
+                report.Ratios.AddRange(microRatios);
+                microVerified = verified;
+            }
+
+            report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified && tusVerified && microVerified;
 
             // The live display ends before the final tables, which go below the rows it left.
             _progress.Complete();
             await ConsoleReport.WriteAsync(report, output);
-            var jsonPath = options.JsonPath ?? Path.Combine("freight-results", $"bench-{startedAt:yyyyMMdd-HHmmss}.json");
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
             await using (var json = File.Create(jsonPath))
             {

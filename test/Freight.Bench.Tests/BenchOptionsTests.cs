@@ -23,7 +23,25 @@ public sealed class BenchOptionsTests
         Assert.Equal(7, BenchOptions.Parse(["--quick", "--runs", "7"], out _)!.Runs);
     }
 
+    [Fact]
+    public void Parse_SuiteMicro_RunsOnlyMicroWithTheShortJob()
+    {
+        var options = BenchOptions.Parse(["--suite", "micro"], out var error);
+
+        Assert.Null(error);
+        Assert.Equal(["micro"], options!.Suites);
+        Assert.Equal("short", options.MicroJob);
+        Assert.DoesNotContain("micro", BenchOptions.AllSuites);
+    }
+
+    [Fact]
+    public void Parse_MicroJobDefault_IsKept()
+    {
+        Assert.Equal("default", BenchOptions.Parse(["--suite", "micro", "--micro-job", "default"], out _)!.MicroJob);
+    }
+
     [Theory]
+    [InlineData("--micro-job", "long")]
     [InlineData("--suite", "nope")]
     [InlineData("--runs", "0")]
     [InlineData("--target", "ftp://example")]

@@ -76,6 +76,13 @@ public static class ConsoleReport
             AppendTable(text, staticRows);
         }
 
+        var micro = MicroRows(report);
+        if (micro.Count > 1)
+        {
+            text.AppendLine();
+            AppendTable(text, micro);
+        }
+
         text.AppendLine();
         var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal" } };
         foreach (var ratio in report.Ratios)
@@ -98,6 +105,37 @@ public static class ConsoleReport
             ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes; static: every body byte)"
             : "SOME SCENARIOS DID NOT VERIFY: their rows carry no figures");
         return text.ToString();
+    }
+
+    /// <summary>The micro suite's table: GB/s of one core over the iterations, the time and allocations of one operation.</summary>
+    private static List<string[]> MicroRows(BenchReport report)
+    {
+        var rows = new List<string[]>
+        {
+            new[] { "scenario", "input", "GB/s a core", "min–max", "time/op", "alloc B/op" },
+        };
+        foreach (var r in report.Results.Where(r => r.Suite == "micro"))
+        {
+            var label = (string)r.Parameters["label"];
+            if (!r.Verified || r.BytesPerSecond is null)
+            {
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", ""]);
+                continue;
+            }
+
+            var seconds = Number(r.Parameters["bytesPerOperation"]) / r.BytesPerSecond.Median;
+            rows.Add(
+            [
+                r.Scenario,
+                label,
+                F(r.BytesPerSecond.Median / 1e9, "0.00"),
+                $"{F(r.BytesPerSecond.Min / 1e9, "0.00")}–{F(r.BytesPerSecond.Max / 1e9, "0.00")}",
+                seconds >= 1e-3 ? F(seconds * 1e3, "0.000") + " ms" : seconds >= 1e-6 ? F(seconds * 1e6, "0.000") + " µs" : F(seconds * 1e9, "0.0") + " ns",
+                r.Parameters.TryGetValue("allocatedBytesPerOperation", out var allocated) ? F(Number(allocated), "0") : "",
+            ]);
+        }
+
+        return rows;
     }
 
     /// <summary>The json suite's table: time per response first, then what the server spent on each.</summary>
@@ -246,9 +284,13 @@ public static class ConsoleReport
     };
 
     private static string RatioFigure(double v, string unit) =>
-        F(v, unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
+        F(v, unit == " GB/s" ? "0.0" : unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
+
+    /// <summary>A numeric parameter as the bench set it, or as a result file read back gives it (a JSON number).</summary>
+    private static double Number(object value) =>
+        value is System.Text.Json.JsonElement json ? json.GetDouble() : Convert.ToDouble(value, CultureInfo.InvariantCulture);
 
     private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

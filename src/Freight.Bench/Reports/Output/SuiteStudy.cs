@@ -37,6 +37,11 @@ internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMe
             "Freight's /tus/ beside @tus/server (peer/tus-node) and the files API's single PUT of the same bytes; no study published these.",
             [BarMetric.Throughput],
             r => ResultParameters.Size(r, "payloadBytes")),
+        "micro" => new(
+            "micro — socket-free hot paths under BenchmarkDotNet",
+            "One core's throughput (CPU time of the benchmark thread) over each input: Freight's multipart parser beside ASP.NET Core's MultipartReader and the bare vectorized delimiter search on a normal 20 MiB body and four hostile ones, header parsing, key validation and hashing. One chart per input.",
+            [BarMetric.Throughput],
+            r => r.Scenario[(r.Scenario.LastIndexOf('/') + 1)..]),
         _ => new(suite, "", [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse]),
     };
 }

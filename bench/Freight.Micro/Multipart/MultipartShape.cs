@@ -1,0 +1,27 @@
+namespace Freight.Micro.Multipart;
+
+/// <summary>The bodies the multipart parsers are measured on: one normal, four hostile, all <see cref="MultipartBodyInput.BodyBytes"/> long.</summary>
+public enum MultipartShape
+{
+    /// <summary>Normal: four file parts of ~5 MiB of pseudo-random bytes each.</summary>
+    LargeParts,
+
+    /// <summary>One part whose data is CRLF after CRLF: every other byte is the delimiter's first byte.</summary>
+    CrlfFlood,
+
+    /// <summary>
+    /// One part whose data is <c>"\r\n--" + boundary</c> less its last byte, over and over: a delimiter prefix
+    /// everywhere ("\r\n--boundar"), none complete.
+    /// </summary>
+    NearBoundary,
+
+    /// <summary>
+    /// One part whose data is the delimiter with its next-to-last byte changed, over and over: same first and last
+    /// byte and length as the delimiter, so a search that anchors on those two bytes (.NET's vectorized
+    /// <c>IndexOf(span)</c> does) finds a candidate in every copy and must compare it in full.
+    /// </summary>
+    Lookalikes,
+
+    /// <summary><see cref="MultipartBodyInput.TinyPartCount"/> form fields of ~2 KiB: per-section work (headers, state) 10,000 times.</summary>
+    TinyParts,
+}
