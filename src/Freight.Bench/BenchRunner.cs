@@ -87,12 +87,18 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             }
 
             var live = _progress.Live;
-            var (samples, failures) = await InterleavedRuns.RunAsync(
+            var measured = await InterleavedRuns.RunAsync(
                 scenarios,
                 options,
                 _progress,
-                s => (s.Id, s.Describe()),
-                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken));
+                s => (s.RowId, s.Describe()),
+                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken),
+                goals: samplesSoFar =>
+                {
+                    var rows = scenarios.Select(s => Summarize(s, options.PayloadBytes, samplesSoFar[s], null, null)).ToList();
+                    return GoalCheck<TransferScenario>.Of(scenarios, rows, TransferRatios.Compute(scenarios, rows));
+                });
+            var (samples, failures) = measured;
 
             var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
                 ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
@@ -106,7 +112,9 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             if (scenarios.Count > 0)
             {
-                report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
+                var ratios = TransferRatios.Compute(scenarios, report.Results).Select(r => r.WithStop(measured.Stop)).ToList();
+                report.Ratios.AddRange(ratios);
+                report.SuiteChecks.Add(SuiteCheck.Of(TransferSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
                 _progress.SuiteFinished();
             }
 
@@ -114,9 +122,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runJson)
             {
                 var json = new JsonSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], new JsonResponseClient(clients, servers[TransferScenario.FreightServer].Target));
-                var (jsonResults, jsonRatios, verified) = await json.RunAsync(cancellationToken);
+                var (jsonResults, jsonRatios, verified, jsonCheck) = await json.RunAsync(cancellationToken);
                 report.Results.AddRange(jsonResults);
                 report.Ratios.AddRange(jsonRatios);
+                if (jsonCheck is not null)
+                {
+                    report.SuiteChecks.Add(jsonCheck);
+                }
+
                 jsonVerified = verified;
             }
 
@@ -134,9 +147,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runStatic)
             {
                 var staticSuite = new StaticSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
-                var (staticResults, staticRatios, verified) = await staticSuite.RunAsync(cancellationToken);
+                var (staticResults, staticRatios, verified, staticCheck) = await staticSuite.RunAsync(cancellationToken);
                 report.Results.AddRange(staticResults);
                 report.Ratios.AddRange(staticRatios);
+                if (staticCheck is not null)
+                {
+                    report.SuiteChecks.Add(staticCheck);
+                }
+
                 staticVerified = verified;
             }
 
@@ -144,9 +162,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runFiles)
             {
                 var files = new FilesSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked, rgw, rgwUnavailable);
-                var (fileResults, fileRatios, verified) = await files.RunAsync(cancellationToken);
+                var (fileResults, fileRatios, verified, filesCheck) = await files.RunAsync(cancellationToken);
                 report.Results.AddRange(fileResults);
                 report.Ratios.AddRange(fileRatios);
+                if (filesCheck is not null)
+                {
+                    report.SuiteChecks.Add(filesCheck);
+                }
+
                 filesVerified = verified;
             }
 
@@ -154,9 +177,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runTus)
             {
                 var tus = new TusSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
-                var (tusResults, tusRatios, verified) = await tus.RunAsync(cancellationToken);
+                var (tusResults, tusRatios, verified, tusCheck) = await tus.RunAsync(cancellationToken);
                 report.Results.AddRange(tusResults);
                 report.Ratios.AddRange(tusRatios);
+                if (tusCheck is not null)
+                {
+                    report.SuiteChecks.Add(tusCheck);
+                }
+
                 tusVerified = verified;
             }
 
@@ -185,7 +213,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             foreach (var (scenario, reason) in failures)
             {
-                await output.WriteLineAsync(ProgressText.Sanitize($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}"));
+                await output.WriteLineAsync(ProgressText.Sanitize($"NOT VERIFIED {scenario.RowId} ({scenario.Describe()}): {reason}"));
             }
 
             return report.Verified ? 0 : 1;
@@ -338,7 +366,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
     {
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Parameters = Parameters(scenario, payloadBytes),
             Published = scenario.Published,
             Verified = failure is null,

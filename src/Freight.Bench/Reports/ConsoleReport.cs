@@ -77,7 +77,7 @@ public static class ConsoleReport
         }
 
         text.AppendLine();
-        var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal" } };
+        var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal", "runs" } };
         foreach (var ratio in report.Ratios)
         {
             // With an interval, "ours" is its estimate, so the figure, its bounds and the verdict agree.
@@ -89,10 +89,27 @@ public static class ConsoleReport
                 interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
                 ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {GoalText(ratio)}" : "",
+                ratio.StopText ?? "",
             ]);
         }
 
         AppendTable(text, ratios);
+        if (report.SuiteChecks.Count > 0)
+        {
+            text.AppendLine();
+            foreach (var check in report.SuiteChecks)
+            {
+                text.AppendLine(check.NoiseText());
+                text.AppendLine(check.RunsText());
+            }
+        }
+
+        if (report.Unreliable)
+        {
+            text.AppendLine();
+            text.AppendLine(SuiteCheck.UnreliableText);
+        }
+
         text.AppendLine();
         text.AppendLine(report.Verified
             ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes; static: every body byte)"

@@ -86,7 +86,7 @@ public sealed class FilesS3SuiteTests
             var console = new StringWriter();
             var runner = new FilesSuiteRunner(options, new PlainProgress(console), server, clients.Client, work.FullName, rgw: null, rgwUnavailable: "scripts/install-rgw.sh failed: needs root");
 
-            var (results, ratios, verified) = await runner.RunAsync(CancellationToken.None);
+            var (results, ratios, verified, _) = await runner.RunAsync(CancellationToken.None);
 
             Assert.False(verified);
             Assert.Equal(S3Ids, results.Select(r => r.Scenario));
