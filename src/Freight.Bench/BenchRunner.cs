@@ -93,10 +93,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                 _progress,
                 s => (s.RowId, s.Describe()),
                 (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken),
-                goals: samplesSoFar =>
+                goals: (samplesSoFar, level) =>
                 {
                     var rows = scenarios.Select(s => Summarize(s, options.PayloadBytes, samplesSoFar[s], null, null)).ToList();
-                    return GoalCheck<TransferScenario>.Of(scenarios, rows, TransferRatios.Compute(scenarios, rows));
+                    return GoalCheck<TransferScenario>.Of(scenarios, rows, TransferRatios.Compute(scenarios, rows), level);
                 });
             var (samples, failures) = measured;
 
@@ -112,7 +112,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             if (scenarios.Count > 0)
             {
-                var ratios = TransferRatios.Compute(scenarios, report.Results).Select(r => r.WithStop(measured.Stop)).ToList();
+                var ratios = TransferRatios.Compute(scenarios, report.Results).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
                 report.Ratios.AddRange(ratios);
                 report.SuiteChecks.Add(SuiteCheck.Of(TransferSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
                 _progress.SuiteFinished();

@@ -94,10 +94,10 @@ public sealed class FilesSuiteRunner(
             progress,
             s => (s.RowId, s.Describe()),
             (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken),
-            goals: samplesSoFar =>
+            goals: (samplesSoFar, level) =>
             {
                 var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
-                return GoalCheck<FilesScenario>.Of(scenarios, rows, FilesRatios.Compute(rows, sizes[^1]));
+                return GoalCheck<FilesScenario>.Of(scenarios, rows, FilesRatios.Compute(rows, sizes[^1]), level);
             });
         var (samples, failures) = measured;
 
@@ -108,7 +108,7 @@ public sealed class FilesSuiteRunner(
         }
 
         progress.SuiteFinished();
-        var ratios = FilesRatios.Compute(results, sizes[^1]).Select(r => r.WithStop(measured.Stop)).ToList();
+        var ratios = FilesRatios.Compute(results, sizes[^1]).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
         return (results, ratios, failures.Count == 0, SuiteCheck.Of(FilesSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 
@@ -178,10 +178,10 @@ public sealed class FilesSuiteRunner(
             progress,
             s => (s.RowId, s.Describe()),
             (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken),
-            goals: samplesSoFar =>
+            goals: (samplesSoFar, level) =>
             {
                 var rows = measurable.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
-                return GoalCheck<FilesScenario>.Of(measurable, rows, FilesRatios.ComputeS3(rows, sizes[^1]));
+                return GoalCheck<FilesScenario>.Of(measurable, rows, FilesRatios.ComputeS3(rows, sizes[^1]), level);
             });
         var (samples, failures) = measured;
         foreach (var (scenario, reason) in notOnS3)
@@ -197,7 +197,7 @@ public sealed class FilesSuiteRunner(
         }
 
         progress.SuiteFinished();
-        var ratios = FilesRatios.ComputeS3(results, sizes[^1]).Select(r => r.WithStop(measured.Stop)).ToList();
+        var ratios = FilesRatios.ComputeS3(results, sizes[^1]).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
         return (results, ratios, failures.Count == 0, SuiteCheck.Of(FilesSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 

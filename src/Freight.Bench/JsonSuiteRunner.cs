@@ -38,10 +38,10 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
             progress,
             s => (s.RowId, s.Describe()),
             (scenario, seconds) => MeasureAsync(scenario, seconds, bodies, cancellationToken),
-            goals: samplesSoFar =>
+            goals: (samplesSoFar, level) =>
             {
                 var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
-                return GoalCheck<JsonScenario>.Of(scenarios, rows, JsonRatios.Compute(rows));
+                return GoalCheck<JsonScenario>.Of(scenarios, rows, JsonRatios.Compute(rows), level);
             });
         var (samples, failures) = measured;
 
@@ -57,7 +57,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         }
 
         progress.SuiteFinished();
-        var ratios = JsonRatios.Compute(results).Select(r => r.WithStop(measured.Stop)).ToList();
+        var ratios = JsonRatios.Compute(results).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
         return (results, ratios, failures.Count == 0, SuiteCheck.Of(JsonSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 

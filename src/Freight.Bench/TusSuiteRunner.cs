@@ -61,10 +61,10 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
                 progress,
                 s => (s.RowId, s.Describe()),
                 (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], peerStart, cancellationToken),
-                goals: samplesSoFar =>
+                goals: (samplesSoFar, level) =>
                 {
                     var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
-                    return GoalCheck<TusScenario>.Of(scenarios, rows, TusRatios.Compute(rows, sizes.Max()));
+                    return GoalCheck<TusScenario>.Of(scenarios, rows, TusRatios.Compute(rows, sizes.Max()), level);
                 });
             var (samples, failures) = measured;
 
@@ -75,7 +75,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             }
 
             progress.SuiteFinished();
-            var ratios = TusRatios.Compute(results, sizes.Max()).Select(r => r.WithStop(measured.Stop)).ToList();
+            var ratios = TusRatios.Compute(results, sizes.Max()).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
             return (results, ratios, failures.Count == 0, SuiteCheck.Of(TusSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
         }
     }

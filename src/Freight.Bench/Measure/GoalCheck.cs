@@ -14,8 +14,9 @@ public sealed record GoalCheck<TScenario>(bool Conclusive, IReadOnlyCollection<T
     /// The check from a suite's ratios, computed on rows summarised from the samples so far: <paramref name="rows"/>[i]
     /// is the row of <paramref name="scenarios"/>[i]. A goal whose sides have runs but no interval yet (one run) is
     /// inconclusive; a goal without sides (an aggregate figure, no per-run value) cannot be helped by runs and is left out.
+    /// Verdicts are drawn at <paramref name="level"/>.
     /// </summary>
-    public static GoalCheck<TScenario> Of(IReadOnlyList<TScenario> scenarios, IReadOnlyList<ScenarioResult> rows, IEnumerable<RatioResult> ratios)
+    public static GoalCheck<TScenario> Of(IReadOnlyList<TScenario> scenarios, IReadOnlyList<ScenarioResult> rows, IEnumerable<RatioResult> ratios, double level = RatioStatistics.Level)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(rows);
@@ -41,7 +42,7 @@ public sealed record GoalCheck<TScenario>(bool Conclusive, IReadOnlyCollection<T
                 goalRows.Add(denominator);
             }
 
-            if (ratio.Goal is not null && ratio.Verdict is null or "inconclusive")
+            if (ratio.Goal is not null && ratio.AtLevel(level).Verdict is null or "inconclusive")
             {
                 conclusive = false;
             }

@@ -15,6 +15,9 @@ public sealed record InterleavedResult<TScenario, TSample>(Dictionary<TScenario,
     public AdaptiveStop Stop { get; init; } = AdaptiveStop.Off;
 
     public int Passes { get; init; }
+
+    /// <summary>True when passes were added after the minimum: the goals' verdicts are then drawn at <see cref="Verdicts.RatioStatistics.AddedRunsLevel"/>.</summary>
+    public bool RunsAdded { get; init; }
 }
 
 /// <summary>
@@ -46,8 +49,10 @@ public static class InterleavedRuns
 
     /// <param name="describe">A scenario's id and label, as rows and messages name it.</param>
     /// <param name="goals">
-    /// The suite's goals on the samples so far (adaptive runs); null: the minimum runs only. Called after each pass
-    /// from the minimum on, never inside one.
+    /// The suite's goals on the samples so far, judged at the given level (adaptive runs); null: the minimum runs only.
+    /// Called after each pass from the minimum on, never inside one: at 95 % after the minimum, at
+    /// <see cref="Verdicts.RatioStatistics.AddedRunsLevel"/> after each added pass (looking again and again needs
+    /// the stricter level to keep the verdicts' error near 5 %).
     /// </param>
     /// <param name="time">The clock the time cap is read from (tests drive it with a fake measurement).</param>
     public static async Task<InterleavedResult<TScenario, TSample>> RunAsync<TScenario, TSample>(
@@ -56,7 +61,7 @@ public static class InterleavedRuns
         IBenchProgress progress,
         Func<TScenario, (string Id, string Label)> describe,
         Func<TScenario, double, Task<TSample>> measure,
-        Func<IReadOnlyDictionary<TScenario, List<TSample>>, GoalCheck<TScenario>>? goals = null,
+        Func<IReadOnlyDictionary<TScenario, List<TSample>>, double, GoalCheck<TScenario>>? goals = null,
         TimeProvider? time = null)
         where TScenario : notnull
     {
@@ -98,7 +103,7 @@ public static class InterleavedRuns
         // Added passes: only the goal rows (and the A/A pair), in suite order.
         var passes = minimum;
         var started = time.GetTimestamp();
-        var check = goals(samples);
+        var check = goals(samples, Verdicts.RatioStatistics.Level);
         var added = new HashSet<TScenario>();
         var stop = AdaptiveStop.Conclusive;
         while (!check.Conclusive)
@@ -129,10 +134,10 @@ public static class InterleavedRuns
             }
 
             progress.RunFinished(passes, passes, clock.Elapsed);
-            check = goals(samples);
+            check = goals(samples, Verdicts.RatioStatistics.AddedRunsLevel);
         }
 
-        return new(samples, failures) { Stop = stop, Passes = passes };
+        return new(samples, failures) { Stop = stop, Passes = passes, RunsAdded = passes > minimum };
 
         async Task MeasureOrFailAsync(TScenario scenario, double seconds, List<TSample>? into, string phase)
         {

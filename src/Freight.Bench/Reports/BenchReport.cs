@@ -296,8 +296,8 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     /// <summary>The 95 % interval's upper bound.</summary>
     public double? High { get; init; }
 
-    /// <summary>The interval's confidence level (0.95) where there is one.</summary>
-    public double? Level => Low is null ? null : RatioStatistics.Level;
+    /// <summary>The interval's confidence level where there is one: 0.95, or 0.995 for a goal adaptive runs were added to.</summary>
+    public double? Level { get; init; }
 
     /// <summary>Runs behind the interval: pairs when paired, else the smaller side's count.</summary>
     public int? Runs { get; init; }
@@ -342,17 +342,34 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     /// <summary>The interval, when there is one.</summary>
     [JsonIgnore]
     public RatioInterval? Interval => Estimate is { } e && Low is { } low && High is { } high && Runs is { } runs && Method is { } method
-        ? new RatioInterval(e, low, high, runs, method)
+        ? new RatioInterval(e, low, high, runs, method) { Level = Level ?? RatioStatistics.Level }
         : null;
+
+    /// <summary>The per-run values the interval was drawn from (numerator, denominator), to draw it again at another level.</summary>
+    [JsonIgnore]
+    public (IReadOnlyList<double> Numerator, IReadOnlyList<double> Denominator)? RunValues { get; init; }
 
     /// <summary>
     /// This ratio with the 95 % interval drawn from the per-run values of its numerator and denominator
     /// (<see cref="Summary.Samples"/>); unchanged when either is missing or has fewer than two runs.
     /// </summary>
-    public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator) =>
-        RatioStatistics.Of(numerator, denominator) is { } interval
-            ? this with { Estimate = interval.Estimate, Low = interval.Low, High = interval.High, Runs = interval.Runs, Method = interval.Method }
+    public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator, double level = RatioStatistics.Level) =>
+        RatioStatistics.Of(numerator, denominator, level) is { } interval
+            ? this with
+            {
+                Estimate = interval.Estimate,
+                Low = interval.Low,
+                High = interval.High,
+                Level = interval.Level,
+                Runs = interval.Runs,
+                Method = interval.Method,
+                RunValues = (numerator!, denominator!),
+            }
             : this;
+
+    /// <summary>This ratio with its interval drawn again at <paramref name="level"/>; unchanged without per-run values.</summary>
+    public RatioResult AtLevel(double level) =>
+        RunValues is { } values && Level != level ? WithRuns(values.Numerator, values.Denominator, level) : this;
 
     /// <summary>
     /// <see cref="WithRuns(IReadOnlyList{double}?, IReadOnlyList{double}?)"/> from two rows' per-run <paramref name="figure"/>,
@@ -366,8 +383,15 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
             : (this with { Sides = (numerator, denominator) }).WithRuns(figure(numerator)?.Samples, figure(denominator)?.Samples);
     }
 
-    /// <summary>This goal with why its runs ended, from its verdict and the suite's <paramref name="stop"/>; unchanged without a verdict.</summary>
-    public RatioResult WithStop(Measure.AdaptiveStop stop) => Verdict switch
+    /// <summary>
+    /// This goal with why its runs ended, from its verdict and the suite's <paramref name="stop"/>; unchanged without a
+    /// verdict. When <paramref name="runsAdded"/>, a goal's interval is drawn at <see cref="RatioStatistics.AddedRunsLevel"/>
+    /// first, the level the adaptive loop decided on (docs/bench.md, Adaptive runs).
+    /// </summary>
+    public RatioResult WithStop(Measure.AdaptiveStop stop, bool runsAdded = false) =>
+        (runsAdded && Goal is not null ? AtLevel(RatioStatistics.AddedRunsLevel) : this).StopFromVerdict(stop);
+
+    private RatioResult StopFromVerdict(Measure.AdaptiveStop stop) => Verdict switch
     {
         null => this,
         "met" or "missed" => this with { Stop = StopConclusive },

@@ -86,7 +86,7 @@ public static class ConsoleReport
             [
                 ratio.Name,
                 (interval?.Estimate ?? ratio.Value) is { } v ? RatioFigure(v, ratio.Unit) + ratio.Unit : "n/a",
-                interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]",
+                interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]{LevelNote(interval)}",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
                 ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {GoalText(ratio)}" : "",
                 ratio.StopText ?? "",
@@ -261,6 +261,10 @@ public static class ConsoleReport
         "inconclusive" => "inconclusive",
         _ => ratio.GoalMet switch { true => "met (no interval)", false => "MISSED (no interval)", null => "not measured" },
     };
+
+    /// <summary>Nothing for a 95 % interval (the column's); the level otherwise (a goal given adaptive runs: 99.5 %).</summary>
+    internal static string LevelNote(Verdicts.RatioInterval interval) =>
+        interval.Level == Verdicts.RatioStatistics.Level ? "" : " at " + F(interval.Level * 100, "0.#") + "%";
 
     private static string RatioFigure(double v, string unit) =>
         F(v, unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");

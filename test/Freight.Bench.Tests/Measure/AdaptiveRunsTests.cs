@@ -25,6 +25,7 @@ public sealed class AdaptiveRunsTests
 
         Assert.Equal(AdaptiveStop.Conclusive, result.Stop);
         Assert.Equal(5, result.Passes);
+        Assert.False(result.RunsAdded);
         Assert.All(Scenarios, s => Assert.Equal(5, result.Samples[s].Count));
     }
 
@@ -44,6 +45,17 @@ public sealed class AdaptiveRunsTests
         // Warm-ups, 5 full passes, then 2 passes of the goal rows in suite order: still interleaved, still paired.
         string[] added = [GoalA, GoalB, GoalA, GoalB];
         Assert.Equal(added, fake.Order.Skip(3 + (5 * 3)));
+    }
+
+    [Fact]
+    public async Task RunAsync_RunsAdded_JudgesTheMinimumAt95AndEveryAddedPassAtTheStricterLevel()
+    {
+        var fake = new FakeMeasurement(secondsPerRun: 1);
+
+        var result = await fake.RunAsync(Options(runs: 5, maxSeconds: 60), conclusiveAt: 7);
+
+        Assert.True(result.RunsAdded);
+        Assert.Equal([0.95, 0.995, 0.995], fake.Levels);
     }
 
     [Fact]
@@ -110,6 +122,8 @@ public sealed class AdaptiveRunsTests
 
         public int Checks { get; private set; }
 
+        public List<double> Levels { get; } = [];
+
         public Task<InterleavedResult<string, double>> RunAsync(BenchOptions options, int conclusiveAt) =>
             InterleavedRuns.RunAsync<string, double>(
                 Scenarios,
@@ -122,9 +136,10 @@ public sealed class AdaptiveRunsTests
                     _time.Advance(TimeSpan.FromSeconds(secondsPerRun));
                     return Task.FromResult(100.0);
                 },
-                goals: samples =>
+                goals: (samples, level) =>
                 {
                     Checks++;
+                    Levels.Add(level);
                     return new GoalCheck<string>(samples[GoalA].Count >= conclusiveAt, [GoalA, GoalB]);
                 },
                 time: _time);

@@ -230,12 +230,47 @@ public sealed class AaControlTests
     }
 
     [Fact]
+    public void WithStop_RunsAdded_GoalDrawnAtTheStricterLevelWiderAndInconclusive()
+    {
+        // 1.3× ± ~7 % against a goal of 1.2×: met at 95 % over 7 pairs, not at 99.5 %.
+        double[] a = [1400, 1200, 1350, 1250, 1300, 1420, 1180];
+        double[] b = [1000, 1000, 1000, 1000, 1000, 1000, 1000];
+        var goal = new RatioResult("a / b", "a", "b", 1.3, Goal: 1.2).WithRuns(a, b);
+        Assert.Equal("met", goal.Verdict);
+
+        var judged = goal.WithStop(AdaptiveStop.TimeCap, runsAdded: true);
+
+        Assert.Equal(0.995, judged.Level);
+        Assert.Equal(RatioStatistics.Paired(a, b, 0.995).Low, judged.Low);
+        Assert.True(judged.Low < goal.Low && judged.High > goal.High);
+        Assert.Equal("inconclusive", judged.Verdict);
+        Assert.Equal("time-cap", judged.Stop);
+        Assert.Equal(0.995, (double)JsonSerializer.SerializeToNode(judged, BenchReport.JsonOptions)!["level"]!);
+        Assert.Contains("at 99.5%", ConsoleReport.Render(ReportWith(judged)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void WithStop_RunsAddedToARatioWithoutGoal_KeepsItsNinetyFivePercentInterval()
+    {
+        var ratio = new RatioResult("a / b", "a", "b", 2.0).WithRuns(Original, SameAsOriginal);
+
+        Assert.Equal(0.95, ratio.WithStop(AdaptiveStop.Conclusive, runsAdded: true).Level);
+    }
+
+    [Fact]
     public void WithStop_RatioWithoutInterval_HasNoStop()
     {
         var ratio = new RatioResult("a / b", "a", "b", 1.5, Goal: 1.5).WithStop(AdaptiveStop.TimeCap);
 
         Assert.Null(ratio.Stop);
         Assert.False(JsonSerializer.SerializeToNode(ratio, BenchReport.JsonOptions)!.AsObject().ContainsKey("stop"));
+    }
+
+    private static BenchReport ReportWith(RatioResult ratio)
+    {
+        var report = Report(CheckOf(SameAsOriginal));
+        report.Ratios.Add(ratio);
+        return report;
     }
 
     private static SuiteCheck CheckOf(double[] copy)

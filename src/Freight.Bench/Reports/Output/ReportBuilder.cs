@@ -281,7 +281,7 @@ public static class ReportBuilder
                 ReportCell.Of(r.Numerator),
                 ReportCell.Of(r.Denominator),
                 ReportCell.Of(Finite(interval?.Estimate ?? r.Value), suffix: r.Unit),
-                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}"),
+                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}{ConsoleReport.LevelNote(interval)}"),
                 ReportCell.Of(Finite(r.Published), suffix: r.Unit),
                 ReportCell.Of(goal),
                 ReportCell.Of(r.Goal is null ? "" : r.StopText is { } stop ? $"{ConsoleReport.GoalText(r)} ({stop})" : ConsoleReport.GoalText(r)));
