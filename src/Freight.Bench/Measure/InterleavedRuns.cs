@@ -123,7 +123,7 @@ public static class InterleavedRuns
             // A row once added stays added, so a goal whose rows change (the best other download) keeps its pairs.
             added.UnionWith(check.GoalRows);
             passes++;
-            progress.Line(string.Create(CultureInfo.InvariantCulture, $"goals inconclusive: run {passes} of the {added.Count} goal rows ({time.GetElapsedTime(started).TotalSeconds:0} of {options.MaxSeconds:0} s added)"));
+            progress.Line(string.Create(CultureInfo.InvariantCulture, $"goals inconclusive: added run {passes} of {added.Count} goal rows ({time.GetElapsedTime(started).TotalSeconds:0} of --max-seconds {options.MaxSeconds:0} spent)"));
             var clock = Stopwatch.StartNew();
             foreach (var scenario in scenarios)
             {
