@@ -36,6 +36,13 @@ public sealed record BenchOptions
 
     public bool RunSecondsGiven { get; init; }
 
+    /// <summary>
+    /// Adaptive runs: the most seconds each suite spends adding runs of its goal rows after the minimum, while a goal
+    /// is inconclusive (default 60; 0, the --quick default, adds none). Per suite, so one noisy suite cannot eat
+    /// another's time; the whole run's bound is this times the suites that add runs.
+    /// </summary>
+    public double MaxSeconds { get; init; } = 60;
+
     /// <summary>Each run repeats the transfer for at least this long (default 1 s; 0.25 s with --quick).</summary>
     public double RunSeconds { get; init; } = 1.0;
 
@@ -96,6 +103,7 @@ public sealed record BenchOptions
 
     public const string Usage = """
         usage: freight bench [--suite transfer|json|threads|static|files|tus|micro] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+                             [--max-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
                              [--store fs|s3] [--micro-job short|default]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
@@ -104,6 +112,8 @@ public sealed record BenchOptions
           --quick             short runs: every suite in under 3 minutes
           --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)
+          --max-seconds S     per suite, the most seconds spent adding runs of goal rows while a goal is
+                              inconclusive (default 60; 0 adds none, the --quick default); never past 30 runs a row
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB); tus suite: its only size
           --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
@@ -131,7 +141,7 @@ public sealed record BenchOptions
         var suites = new List<string>();
         bool? quick = null;
         int? runs = null;
-        double? runSeconds = null, warmupSeconds = null;
+        double? runSeconds = null, warmupSeconds = null, maxSeconds = null;
         for (var i = 0; i < args.Count; i++)
         {
             string Value()
@@ -160,6 +170,11 @@ public sealed record BenchOptions
                         break;
                     case "--run-seconds":
                         runSeconds = PositiveDouble(Value(), "--run-seconds");
+                        break;
+                    case "--max-seconds":
+                        maxSeconds = double.TryParse(Value(), NumberStyles.Float, CultureInfo.InvariantCulture, out var cap) && cap >= 0 && double.IsFinite(cap)
+                            ? cap
+                            : throw new FormatException("--max-seconds needs a number of seconds, 0 or more.");
                         break;
                     case "--warmup-seconds":
                         warmupSeconds = double.Parse(Value(), CultureInfo.InvariantCulture);
@@ -248,6 +263,7 @@ public sealed record BenchOptions
             RunSecondsGiven = runSeconds is not null,
             RunSeconds = runSeconds ?? (isQuick ? 0.25 : 1.0),
             WarmupSeconds = warmupSeconds ?? (isQuick ? 0.25 : 0.5),
+            MaxSeconds = maxSeconds ?? (isQuick ? 0 : 60),
         };
     }
 

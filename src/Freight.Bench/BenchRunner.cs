@@ -88,12 +88,18 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             }
 
             var live = _progress.Live;
-            var (samples, failures) = await InterleavedRuns.RunAsync(
+            var measured = await InterleavedRuns.RunAsync(
                 scenarios,
                 options,
                 _progress,
-                s => (s.Id, s.Describe()),
-                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken));
+                s => (s.RowId, s.Describe()),
+                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken),
+                goals: (samplesSoFar, level) =>
+                {
+                    var rows = scenarios.Select(s => Summarize(s, options.PayloadBytes, samplesSoFar[s], null, null)).ToList();
+                    return GoalCheck<TransferScenario>.Of(scenarios, rows, TransferRatios.Compute(scenarios, rows), level);
+                });
+            var (samples, failures) = measured;
 
             var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
                 ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
@@ -107,7 +113,9 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             if (scenarios.Count > 0)
             {
-                report.Ratios.AddRange(TransferRatios.Compute(scenarios, report.Results));
+                var ratios = TransferRatios.Compute(scenarios, report.Results).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
+                report.Ratios.AddRange(ratios);
+                report.SuiteChecks.Add(SuiteCheck.Of(TransferSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
                 _progress.SuiteFinished();
             }
 
@@ -115,9 +123,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runJson)
             {
                 var json = new JsonSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], new JsonResponseClient(clients, servers[TransferScenario.FreightServer].Target));
-                var (jsonResults, jsonRatios, verified) = await json.RunAsync(cancellationToken);
+                var (jsonResults, jsonRatios, verified, jsonCheck) = await json.RunAsync(cancellationToken);
                 report.Results.AddRange(jsonResults);
                 report.Ratios.AddRange(jsonRatios);
+                if (jsonCheck is not null)
+                {
+                    report.SuiteChecks.Add(jsonCheck);
+                }
+
                 jsonVerified = verified;
             }
 
@@ -135,9 +148,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runStatic)
             {
                 var staticSuite = new StaticSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
-                var (staticResults, staticRatios, verified) = await staticSuite.RunAsync(cancellationToken);
+                var (staticResults, staticRatios, verified, staticCheck) = await staticSuite.RunAsync(cancellationToken);
                 report.Results.AddRange(staticResults);
                 report.Ratios.AddRange(staticRatios);
+                if (staticCheck is not null)
+                {
+                    report.SuiteChecks.Add(staticCheck);
+                }
+
                 staticVerified = verified;
             }
 
@@ -145,9 +163,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runFiles)
             {
                 var files = new FilesSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked, rgw, rgwUnavailable);
-                var (fileResults, fileRatios, verified) = await files.RunAsync(cancellationToken);
+                var (fileResults, fileRatios, verified, filesCheck) = await files.RunAsync(cancellationToken);
                 report.Results.AddRange(fileResults);
                 report.Ratios.AddRange(fileRatios);
+                if (filesCheck is not null)
+                {
+                    report.SuiteChecks.Add(filesCheck);
+                }
+
                 filesVerified = verified;
             }
 
@@ -155,9 +178,14 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             if (runTus)
             {
                 var tus = new TusSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
-                var (tusResults, tusRatios, verified) = await tus.RunAsync(cancellationToken);
+                var (tusResults, tusRatios, verified, tusCheck) = await tus.RunAsync(cancellationToken);
                 report.Results.AddRange(tusResults);
                 report.Ratios.AddRange(tusRatios);
+                if (tusCheck is not null)
+                {
+                    report.SuiteChecks.Add(tusCheck);
+                }
+
                 tusVerified = verified;
             }
 
@@ -198,7 +226,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             foreach (var (scenario, reason) in failures)
             {
-                await output.WriteLineAsync(ProgressText.Sanitize($"NOT VERIFIED {scenario.Id} ({scenario.Describe()}): {reason}"));
+                await output.WriteLineAsync(ProgressText.Sanitize($"NOT VERIFIED {scenario.RowId} ({scenario.Describe()}): {reason}"));
             }
 
             return report.Verified ? 0 : 1;
@@ -351,7 +379,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
     {
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Parameters = Parameters(scenario, payloadBytes),
             Published = scenario.Published,
             Verified = failure is null,

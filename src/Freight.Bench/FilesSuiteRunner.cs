@@ -57,7 +57,7 @@ public sealed class FilesSuiteRunner(
 
     private bool OnS3 => options.Store == FilesSuite.S3Store;
 
-    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var sizes = FilesSuite.Sizes(options.Quick, options.Store);
         var scenarios = FilesSuite.Create(options.Quick, options.Store)
@@ -65,7 +65,7 @@ public sealed class FilesSuiteRunner(
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
         {
-            return ([], [], true);
+            return ([], [], true, null);
         }
 
         if (OnS3)
@@ -88,12 +88,18 @@ public sealed class FilesSuiteRunner(
             await PutAsync(ApiUri($"bench/get-{size}.bin"), bytes, hashes[size], cancellationToken);
         }
 
-        var (samples, failures) = await InterleavedRuns.RunAsync(
+        var measured = await InterleavedRuns.RunAsync(
             scenarios,
             options,
             progress,
-            s => (s.Id, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken));
+            s => (s.RowId, s.Describe()),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken),
+            goals: (samplesSoFar, level) =>
+            {
+                var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
+                return GoalCheck<FilesScenario>.Of(scenarios, rows, FilesRatios.Compute(rows, sizes[^1]), level);
+            });
+        var (samples, failures) = measured;
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
         foreach (var row in results)
@@ -102,7 +108,8 @@ public sealed class FilesSuiteRunner(
         }
 
         progress.SuiteFinished();
-        return (results, FilesRatios.Compute(results, sizes[^1]).ToList(), failures.Count == 0);
+        var ratios = FilesRatios.Compute(results, sizes[^1]).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
+        return (results, ratios, failures.Count == 0, SuiteCheck.Of(FilesSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 
     /// <summary>The files API's key of one payload size on S3: the PUT rows overwrite it, the GET rows read it.</summary>
@@ -111,7 +118,7 @@ public sealed class FilesSuiteRunner(
     /// <summary>peer/s3-direct's key of one payload size in <see cref="DirectBucket"/>, used the same way.</summary>
     private static string S3DirectKey(long size) => $"bench-{size}.bin";
 
-    private async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunOnS3Async(List<FilesScenario> scenarios, IReadOnlyList<long> sizes, CancellationToken cancellationToken)
+    private async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunOnS3Async(List<FilesScenario> scenarios, IReadOnlyList<long> sizes, CancellationToken cancellationToken)
     {
         if (rgw is null)
         {
@@ -125,7 +132,7 @@ public sealed class FilesSuiteRunner(
             }
 
             progress.SuiteFinished();
-            return (failed, FilesRatios.ComputeS3(failed, sizes[^1]).ToList(), false);
+            return (failed, FilesRatios.ComputeS3(failed, sizes[^1]).ToList(), false, null);
         }
 
         var payloads = sizes.ToDictionary(size => size, size => DeterministicPayload.Create(size));
@@ -164,12 +171,19 @@ public sealed class FilesSuiteRunner(
             }
         }
 
-        var (samples, failures) = await InterleavedRuns.RunAsync(
-            scenarios.Where(s => !notOnS3.ContainsKey(s)).ToList(),
+        var measurable = scenarios.Where(s => !notOnS3.ContainsKey(s)).ToList();
+        var measured = await InterleavedRuns.RunAsync(
+            measurable,
             options,
             progress,
-            s => (s.Id, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken));
+            s => (s.RowId, s.Describe()),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken),
+            goals: (samplesSoFar, level) =>
+            {
+                var rows = measurable.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
+                return GoalCheck<FilesScenario>.Of(measurable, rows, FilesRatios.ComputeS3(rows, sizes[^1]), level);
+            });
+        var (samples, failures) = measured;
         foreach (var (scenario, reason) in notOnS3)
         {
             failures[scenario] = reason;
@@ -183,7 +197,8 @@ public sealed class FilesSuiteRunner(
         }
 
         progress.SuiteFinished();
-        return (results, FilesRatios.ComputeS3(results, sizes[^1]).ToList(), failures.Count == 0);
+        var ratios = FilesRatios.ComputeS3(results, sizes[^1]).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
+        return (results, ratios, failures.Count == 0, SuiteCheck.Of(FilesSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 
     /// <summary>
@@ -610,7 +625,7 @@ public sealed class FilesSuiteRunner(
 
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Suite = FilesSuite.Name,
             Parameters = parameters,
             Verified = failure is null,

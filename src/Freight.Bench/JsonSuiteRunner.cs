@@ -18,7 +18,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
 {
     private const double GiB = 1024d * 1024 * 1024;
 
-    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var scenarios = JsonSuite.Create(options.JsonRecords)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
@@ -32,12 +32,18 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
                 InterleavedRuns.PlannedSeconds(scenarios.Count, options));
         }
 
-        var (samples, failures) = await InterleavedRuns.RunAsync(
+        var measured = await InterleavedRuns.RunAsync(
             scenarios,
             options,
             progress,
-            s => (s.Id, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, bodies, cancellationToken));
+            s => (s.RowId, s.Describe()),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, bodies, cancellationToken),
+            goals: (samplesSoFar, level) =>
+            {
+                var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
+                return GoalCheck<JsonScenario>.Of(scenarios, rows, JsonRatios.Compute(rows), level);
+            });
+        var (samples, failures) = measured;
 
         var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
         foreach (var row in results)
@@ -45,12 +51,14 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
             progress.RowFinished(row);
         }
 
-        if (scenarios.Count > 0)
+        if (scenarios.Count == 0)
         {
-            progress.SuiteFinished();
+            return (results, [], true, null);
         }
 
-        return (results, JsonRatios.Compute(results).ToList(), failures.Count == 0);
+        progress.SuiteFinished();
+        var ratios = JsonRatios.Compute(results).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
+        return (results, ratios, failures.Count == 0, SuiteCheck.Of(JsonSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
     }
 
     private async Task<JsonRunSample> MeasureAsync(JsonScenario scenario, double seconds, ConcurrentBag<MemoryStream> bodies, CancellationToken cancellationToken)
@@ -98,7 +106,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
     {
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Suite = JsonSuite.Name,
             Parameters = new Dictionary<string, object>
             {
@@ -128,7 +136,10 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         result.Transfers = responses;
         result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.Outcomes.Sum(o => o.Bytes) / s.Seconds).ToList());
         result.RequestsPerSecond = Summary.OfRuns(samples.Select(s => s.Outcomes.Count / s.Seconds).ToList());
-        result.LatencySeconds = Percentiles.Of(outcomes.Select(o => o.Seconds).ToList());
+        result.LatencySeconds = Percentiles.Of(outcomes.Select(o => o.Seconds).ToList())! with
+        {
+            P50Runs = samples.Select(s => Percentiles.Of(s.Outcomes.Select(o => o.Seconds).ToList())!.P50).ToList(),
+        };
         result.TimeToFirstByteSeconds = Summary.Of(outcomes.Select(o => o.TimeToFirstByteSeconds).ToList());
         result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), CpuSecondsPerResponse: samples.Sum(s => s.ClientCpuSeconds) / responses);
         if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
@@ -145,7 +156,10 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
                 DiskBytesWritten: (long?)diskWrites,
                 WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
                 CpuSecondsPerResponse: Delta(m => m.CpuSeconds) / responses,
-                DiskBytesWrittenPerResponse: diskWrites / responses);
+                DiskBytesWrittenPerResponse: diskWrites / responses)
+            {
+                AllocatedBytesPerTransferRuns = samples.Select(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes) / s.Outcomes.Count).ToList(),
+            };
         }
 
         return result;

@@ -30,7 +30,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         options.RunSecondsGiven ? options.RunSeconds : options.Quick ? 1.0 : 2.0,
         options.Quick ? 0.5 : 1.0);
 
-    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var scenarios = StaticSuite.Create(options.Quick)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
@@ -38,7 +38,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var results = new List<ScenarioResult>();
         if (scenarios.Count == 0)
         {
-            return (results, [], true);
+            return (results, [], true, null);
         }
 
         var files = StaticSuite.FileSizes.ToDictionary(size => size, size => (ReadOnlyMemory<byte>)DeterministicPayload.Create(size));
@@ -75,7 +75,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             foreach (var group in scenarios.GroupBy(s => (s.FileBytes, s.Connections, s.Generator)))
             {
                 var rows = group.ToList();
-                progress.Line($"static: {SizeText.Format(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.Id))}");
+                progress.Line($"static: {SizeText.Format(group.Key.FileBytes)}, {group.Key.Connections} conns, {group.Key.Generator}: {string.Join(", ", rows.Select(r => r.RowId))}");
                 foreach (var row in rows)
                 {
                     measured[row] = new ScenarioRuns();
@@ -112,7 +112,11 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         }
 
         progress.SuiteFinished();
-        return (results, StaticRatios.Compute(results).ToList(), results.All(r => r.Verified));
+
+        // No runs are added here: rounds run group by group (one file size and connection count at a time), and an
+        // added round of one goal would need its whole group measured again (docs/bench.md, Adaptive runs).
+        var ratios = StaticRatios.Compute(results).Select(r => r.WithStop(AdaptiveStop.Off)).ToList();
+        return (results, ratios, results.All(r => r.Verified), SuiteCheck.Of(StaticSuite.Name, ratios, AdaptiveStop.Off, _timing.Rounds, 0));
 
         async Task MeasureOrFailAsync(StaticScenario scenario, double seconds, ScenarioRuns runs, bool warmup, string phase)
         {
@@ -121,7 +125,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
                 return;
             }
 
-            progress.StepStarted(new ProgressStep(scenario.Id, scenario.Describe(), phase, seconds, ProgressUnit.Requests) { Begins = phase == "warm-up" });
+            progress.StepStarted(new ProgressStep(scenario.RowId, scenario.Describe(), phase, seconds, ProgressUnit.Requests) { Begins = phase == "warm-up" });
             try
             {
                 var run = await MeasureAsync(scenario, seconds, files[scenario.FileBytes], nginx, cancellationToken);
@@ -138,7 +142,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             {
                 runs.Failure = failure.Message;
                 progress.Live.AddFailed();
-                progress.Line($"FAILED {scenario.Id} ({scenario.Describe()}): {failure.Message}");
+                progress.Line($"FAILED {scenario.RowId} ({scenario.Describe()}): {failure.Message}");
             }
         }
     }
@@ -238,7 +242,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
     {
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Suite = StaticSuite.Name,
             Parameters = new Dictionary<string, object>
             {

@@ -29,7 +29,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
 
     private readonly TusUploadClient _tus = new(client);
 
-    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
+    public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var sizes = options.SizeGiven ? [options.PayloadBytes] : TusSuite.Sizes(options.Quick);
         var scenarios = TusSuite.Create(options.Quick, sizes)
@@ -37,7 +37,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
         {
-            return ([], [], true);
+            return ([], [], true, null);
         }
 
         var payloads = sizes.ToDictionary(size => size, size => DeterministicPayload.Create(size));
@@ -55,12 +55,18 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
                 TusSuite.Name,
                 $"tus suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; tus-node {peerStart.Note}",
                 InterleavedRuns.PlannedSeconds(scenarios.Count, options));
-            var (samples, failures) = await InterleavedRuns.RunAsync(
+            var measured = await InterleavedRuns.RunAsync(
                 scenarios,
                 options,
                 progress,
-                s => (s.Id, s.Describe()),
-                (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], peerStart, cancellationToken));
+                s => (s.RowId, s.Describe()),
+                (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], peerStart, cancellationToken),
+                goals: (samplesSoFar, level) =>
+                {
+                    var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null)).ToList();
+                    return GoalCheck<TusScenario>.Of(scenarios, rows, TusRatios.Compute(rows, sizes.Max()), level);
+                });
+            var (samples, failures) = measured;
 
             var results = scenarios.Select(s => Summarize(s, samples[s], failures.GetValueOrDefault(s))).ToList();
             foreach (var row in results)
@@ -69,7 +75,8 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             }
 
             progress.SuiteFinished();
-            return (results, TusRatios.Compute(results, sizes.Max()).ToList(), failures.Count == 0);
+            var ratios = TusRatios.Compute(results, sizes.Max()).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
+            return (results, ratios, failures.Count == 0, SuiteCheck.Of(TusSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
         }
     }
 
@@ -301,7 +308,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
 
         var result = new ScenarioResult
         {
-            Scenario = scenario.Id,
+            Scenario = scenario.RowId,
             Suite = TusSuite.Name,
             Parameters = parameters,
             Verified = failure is null,

@@ -40,8 +40,19 @@ public sealed class BenchOptionsTests
         Assert.Equal("default", BenchOptions.Parse(["--suite", "micro", "--micro-job", "default"], out _)!.MicroJob);
     }
 
+    [Fact]
+    public void Parse_MaxSeconds_SixtyByDefaultNoneWithQuickAndKeptWhenGiven()
+    {
+        Assert.Equal(60, BenchOptions.Parse([], out _)!.MaxSeconds);
+        Assert.Equal(0, BenchOptions.Parse(["--quick"], out _)!.MaxSeconds);
+        Assert.Equal(90, BenchOptions.Parse(["--quick", "--max-seconds", "90"], out _)!.MaxSeconds);
+        Assert.Equal(0, BenchOptions.Parse(["--max-seconds", "0"], out _)!.MaxSeconds);
+    }
+
     [Theory]
     [InlineData("--micro-job", "long")]
+    [InlineData("--max-seconds", "-1")]
+    [InlineData("--max-seconds", "soon")]
     [InlineData("--suite", "nope")]
     [InlineData("--runs", "0")]
     [InlineData("--target", "ftp://example")]

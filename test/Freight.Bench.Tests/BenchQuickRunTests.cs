@@ -63,6 +63,15 @@ public sealed class BenchQuickRunTests
             Assert.Equal("paired-log-t", goal.GetProperty("method").GetString());
             Assert.Contains(goal.GetProperty("verdict").GetString(), new[] { "met", "missed", "inconclusive" });
 
+            // Each suite's A/A control: a copy row (id#a), its ratio in suiteChecks, and why the runs ended (--quick adds none).
+            var checks = root.GetProperty("suiteChecks").EnumerateArray().ToDictionary(c => c.GetProperty("suite").GetString()!);
+            Assert.Equal(["files", "json", "static", "transfer"], checks.Keys.Order());
+            Assert.All(checks.Values, c => Assert.EndsWith("#a", c.GetProperty("control").GetProperty("numerator").GetString(), StringComparison.Ordinal));
+            Assert.All(checks.Values, c => Assert.Equal("off", c.GetProperty("stop").GetString()));
+            Assert.True(checks["transfer"].GetProperty("noiseFloor").GetDouble() >= 0);
+            Assert.Contains(root.GetProperty("unreliable").ValueKind, new[] { JsonValueKind.True, JsonValueKind.False });
+            Assert.Contains("transfer: noise floor ±", console.ToString(), StringComparison.Ordinal);
+
             // Every HTTP transfer row carries the server's and the client's CPU cost; study rows their published figure.
             Assert.All(results.Where(r => r.GetProperty("suite").GetString() == "transfer" && r.GetProperty("scenario").GetString() != "tcp/loopback"), row =>
             {

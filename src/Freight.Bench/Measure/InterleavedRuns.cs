@@ -1,20 +1,45 @@
 using System.Diagnostics;
+using System.Globalization;
 using Freight.Bench.Load;
 using Freight.Bench.Progress;
 
 namespace Freight.Bench.Measure;
 
-/// <summary>The samples of every scenario's runs, and the scenarios that failed (with why).</summary>
+/// <summary>
+/// The samples of every scenario's runs, and the scenarios that failed (with why); <see cref="Stop"/> says why the
+/// runs ended and <see cref="Passes"/> how many interleaved passes were made (the minimum and any added).
+/// </summary>
 public sealed record InterleavedResult<TScenario, TSample>(Dictionary<TScenario, List<TSample>> Samples, Dictionary<TScenario, string> Failures)
-    where TScenario : notnull;
+    where TScenario : notnull
+{
+    public AdaptiveStop Stop { get; init; } = AdaptiveStop.Off;
+
+    public int Passes { get; init; }
+
+    /// <summary>True when passes were added after the minimum: the goals' verdicts are then drawn at <see cref="Verdicts.RatioStatistics.AddedRunsLevel"/>.</summary>
+    public bool RunsAdded { get; init; }
+}
 
 /// <summary>
 /// How every suite measures: one untimed warm-up of each scenario, then run 1 of every scenario, run 2 of
 /// every scenario, … so drift on a shared machine spreads over all rows alike. A scenario whose transfer
 /// does not verify (or cannot be made) fails: it is measured no more and yields no number.
+/// <para>
+/// Adaptive runs: after the minimum (<see cref="BenchOptions.Runs"/>), while a goal is inconclusive, one more pass
+/// is made over the goal rows and the A/A pair only (still interleaved, in suite order, so every goal stays
+/// paired run by run), until every goal is met or missed, the suite has spent <see cref="BenchOptions.MaxSeconds"/>
+/// on added passes, or a row has <see cref="MaxRuns"/> runs.
+/// </para>
 /// </summary>
 public static class InterleavedRuns
 {
+    /// <summary>
+    /// The hard ceiling of runs a row gets, whatever the cap: 30 runs narrow a paired interval to ~0.41 of its width
+    /// at 5 (t(0.975, 29)/√30 against t(0.975, 4)/√5); past that a goal still inconclusive sits within the noise of
+    /// its own goal, and more runs buy little.
+    /// </summary>
+    public const int MaxRuns = 30;
+
     /// <summary>The seconds <see cref="RunAsync"/> plans for <paramref name="scenarios"/> scenarios: a warm-up and every run of each.</summary>
     public static double PlannedSeconds(int scenarios, BenchOptions options)
     {
@@ -23,12 +48,21 @@ public static class InterleavedRuns
     }
 
     /// <param name="describe">A scenario's id and label, as rows and messages name it.</param>
+    /// <param name="goals">
+    /// The suite's goals on the samples so far, judged at the given level (adaptive runs); null: the minimum runs only.
+    /// Called after each pass from the minimum on, never inside one: at 95 % after the minimum, at
+    /// <see cref="Verdicts.RatioStatistics.AddedRunsLevel"/> after each added pass (looking again and again needs
+    /// the stricter level to keep the verdicts' error near 5 %).
+    /// </param>
+    /// <param name="time">The clock the time cap is read from (tests drive it with a fake measurement).</param>
     public static async Task<InterleavedResult<TScenario, TSample>> RunAsync<TScenario, TSample>(
         IReadOnlyList<TScenario> scenarios,
         BenchOptions options,
         IBenchProgress progress,
         Func<TScenario, (string Id, string Label)> describe,
-        Func<TScenario, double, Task<TSample>> measure)
+        Func<TScenario, double, Task<TSample>> measure,
+        Func<IReadOnlyDictionary<TScenario, List<TSample>>, double, GoalCheck<TScenario>>? goals = null,
+        TimeProvider? time = null)
         where TScenario : notnull
     {
         ArgumentNullException.ThrowIfNull(scenarios);
@@ -36,6 +70,7 @@ public static class InterleavedRuns
         ArgumentNullException.ThrowIfNull(progress);
         ArgumentNullException.ThrowIfNull(describe);
         ArgumentNullException.ThrowIfNull(measure);
+        time ??= TimeProvider.System;
         var samples = scenarios.ToDictionary(s => s, _ => new List<TSample>());
         var failures = new Dictionary<TScenario, string>();
         if (scenarios.Count == 0)
@@ -48,18 +83,61 @@ public static class InterleavedRuns
             await MeasureOrFailAsync(scenario, options.WarmupSeconds, null, "warm-up");
         }
 
-        for (var run = 1; run <= options.Runs; run++)
+        var minimum = Math.Min(options.Runs, MaxRuns);
+        for (var run = 1; run <= minimum; run++)
         {
             var clock = Stopwatch.StartNew();
             foreach (var scenario in scenarios)
             {
-                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario], $"run {run}/{options.Runs}");
+                await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario], $"run {run}/{minimum}");
             }
 
-            progress.RunFinished(run, options.Runs, clock.Elapsed);
+            progress.RunFinished(run, minimum, clock.Elapsed);
         }
 
-        return new(samples, failures);
+        if (goals is null || options.MaxSeconds <= 0)
+        {
+            return new(samples, failures) { Passes = minimum };
+        }
+
+        // Added passes: only the goal rows (and the A/A pair), in suite order.
+        var passes = minimum;
+        var started = time.GetTimestamp();
+        var check = goals(samples, Verdicts.RatioStatistics.Level);
+        var added = new HashSet<TScenario>();
+        var stop = AdaptiveStop.Conclusive;
+        while (!check.Conclusive)
+        {
+            if (passes >= MaxRuns)
+            {
+                stop = AdaptiveStop.Ceiling;
+                break;
+            }
+
+            if (time.GetElapsedTime(started).TotalSeconds >= options.MaxSeconds)
+            {
+                stop = AdaptiveStop.TimeCap;
+                break;
+            }
+
+            // A row once added stays added, so a goal whose rows change (the best other download) keeps its pairs.
+            added.UnionWith(check.GoalRows);
+            passes++;
+            progress.Line(string.Create(CultureInfo.InvariantCulture, $"goals inconclusive: added run {passes} of {added.Count} goal rows ({time.GetElapsedTime(started).TotalSeconds:0} of --max-seconds {options.MaxSeconds:0} spent)"));
+            var clock = Stopwatch.StartNew();
+            foreach (var scenario in scenarios)
+            {
+                if (added.Contains(scenario))
+                {
+                    await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario], $"added run {passes}");
+                }
+            }
+
+            progress.RunFinished(passes, passes, clock.Elapsed);
+            check = goals(samples, Verdicts.RatioStatistics.AddedRunsLevel);
+        }
+
+        return new(samples, failures) { Stop = stop, Passes = passes, RunsAdded = passes > minimum };
 
         async Task MeasureOrFailAsync(TScenario scenario, double seconds, List<TSample>? into, string phase)
         {

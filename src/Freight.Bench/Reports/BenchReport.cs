@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Freight.Bench.Scenarios;
@@ -32,6 +33,12 @@ public sealed class BenchReport
     public List<ScenarioResult> Results { get; init; } = [];
 
     public List<RatioResult> Ratios { get; init; } = [];
+
+    /// <summary>Each suite's A/A control (its noise floor) and why its runs ended (docs/bench.md, A/A control, Adaptive runs).</summary>
+    public List<SuiteCheck> SuiteChecks { get; init; } = [];
+
+    /// <summary>True when a suite's A/A interval excludes 1.0: the run's verdicts are not to be trusted (docs/bench.md).</summary>
+    public bool Unreliable => SuiteChecks.Exists(c => c.Unreliable);
 }
 
 public sealed record MachineInfo(int Cpus, string Os, string Runtime, string Processor)
@@ -103,7 +110,11 @@ public sealed record SideCost(
     long? WorkingSetBytesMax = null,
     double? CpuSecondsPerResponse = null,
     double? DiskBytesWrittenPerResponse = null,
-    double? StoreCpuSecondsPerGiB = null);
+    double? StoreCpuSecondsPerGiB = null)
+{
+    /// <summary>Allocated bytes per transfer in each run, in run order (where a suite keeps them): what an allocation goal's interval is drawn from.</summary>
+    public IReadOnlyList<double>? AllocatedBytesPerTransferRuns { get; init; }
+}
 
 /// <summary>
 /// One second of a load run: connections open, responses completed and their p50/p99 (client), and the
@@ -129,6 +140,9 @@ public sealed record Percentiles(double P50, double P75, double P90, double P99,
 
     /// <summary>Mean latency, where the source measured it (load engine histograms, wrk).</summary>
     public double? Mean { get; init; }
+
+    /// <summary>The p50 of each run on its own, in run order (where a suite keeps them): what a latency goal's interval is drawn from.</summary>
+    public IReadOnlyList<double>? P50Runs { get; init; }
 
     public static Percentiles? Of(IReadOnlyList<double> values)
     {
@@ -282,8 +296,8 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     /// <summary>The 95 % interval's upper bound.</summary>
     public double? High { get; init; }
 
-    /// <summary>The interval's confidence level (0.95) where there is one.</summary>
-    public double? Level => Low is null ? null : RatioStatistics.Level;
+    /// <summary>The interval's confidence level where there is one: 0.95, or 0.995 for a goal adaptive runs were added to.</summary>
+    public double? Level { get; init; }
 
     /// <summary>Runs behind the interval: pairs when paired, else the smaller side's count.</summary>
     public int? Runs { get; init; }
@@ -299,18 +313,161 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
         ? RatioStatistics.Verdict(interval, goal, LowerIsBetter).ToString().ToLowerInvariant()
         : null;
 
+    /// <summary>
+    /// Goals with an interval: why their runs ended — <c>conclusive</c>, <c>time-cap</c> (--max-seconds spent, still
+    /// inconclusive), <c>run-ceiling</c> (30 runs, still inconclusive) or <c>minimum-runs</c> (inconclusive, no runs added).
+    /// </summary>
+    public string? Stop { get; init; }
+
+    /// <summary>The console's and report's reading of <see cref="Stop"/>: "conclusive after 7 runs", "cap reached, inconclusive after 12 runs".</summary>
+    [JsonIgnore]
+    public string? StopText => Stop switch
+    {
+        StopConclusive => $"conclusive after {Runs} runs",
+        StopTimeCap => $"cap reached, inconclusive after {Runs} runs",
+        StopCeiling => $"run ceiling reached, inconclusive after {Runs} runs",
+        StopMinimumRuns => $"inconclusive after {Runs} runs, none added",
+        _ => null,
+    };
+
+    public const string StopConclusive = "conclusive";
+    public const string StopTimeCap = "time-cap";
+    public const string StopCeiling = "run-ceiling";
+    public const string StopMinimumRuns = "minimum-runs";
+
+    /// <summary>The two rows the ratio was drawn from, when it has per-run figures (adaptive runs add runs to them).</summary>
+    [JsonIgnore]
+    public (ScenarioResult Numerator, ScenarioResult Denominator)? Sides { get; init; }
+
     /// <summary>The interval, when there is one.</summary>
     [JsonIgnore]
     public RatioInterval? Interval => Estimate is { } e && Low is { } low && High is { } high && Runs is { } runs && Method is { } method
-        ? new RatioInterval(e, low, high, runs, method)
+        ? new RatioInterval(e, low, high, runs, method) { Level = Level ?? RatioStatistics.Level }
         : null;
+
+    /// <summary>The per-run values the interval was drawn from (numerator, denominator), to draw it again at another level.</summary>
+    [JsonIgnore]
+    public (IReadOnlyList<double> Numerator, IReadOnlyList<double> Denominator)? RunValues { get; init; }
 
     /// <summary>
     /// This ratio with the 95 % interval drawn from the per-run values of its numerator and denominator
     /// (<see cref="Summary.Samples"/>); unchanged when either is missing or has fewer than two runs.
     /// </summary>
-    public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator) =>
-        RatioStatistics.Of(numerator, denominator) is { } interval
-            ? this with { Estimate = interval.Estimate, Low = interval.Low, High = interval.High, Runs = interval.Runs, Method = interval.Method }
+    public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator, double level = RatioStatistics.Level) =>
+        RatioStatistics.Of(numerator, denominator, level) is { } interval
+            ? this with
+            {
+                Estimate = interval.Estimate,
+                Low = interval.Low,
+                High = interval.High,
+                Level = interval.Level,
+                Runs = interval.Runs,
+                Method = interval.Method,
+                RunValues = (numerator!, denominator!),
+            }
             : this;
+
+    /// <summary>This ratio with its interval drawn again at <paramref name="level"/>; unchanged without per-run values.</summary>
+    public RatioResult AtLevel(double level) =>
+        RunValues is { } values && Level != level ? WithRuns(values.Numerator, values.Denominator, level) : this;
+
+    /// <summary>
+    /// <see cref="WithRuns(IReadOnlyList{double}?, IReadOnlyList{double}?)"/> from two rows' per-run <paramref name="figure"/>,
+    /// remembering the rows as <see cref="Sides"/>; unchanged when either row is missing.
+    /// </summary>
+    public RatioResult WithRuns(ScenarioResult? numerator, ScenarioResult? denominator, Func<ScenarioResult, Summary?> figure)
+    {
+        ArgumentNullException.ThrowIfNull(figure);
+        return numerator is null || denominator is null
+            ? this
+            : (this with { Sides = (numerator, denominator) }).WithRuns(figure(numerator)?.Samples, figure(denominator)?.Samples);
+    }
+
+    /// <summary>
+    /// This goal with why its runs ended, from its verdict and the suite's <paramref name="stop"/>; unchanged without a
+    /// verdict. When <paramref name="runsAdded"/>, a goal's interval is drawn at <see cref="RatioStatistics.AddedRunsLevel"/>
+    /// first, the level the adaptive loop decided on (docs/bench.md, Adaptive runs).
+    /// </summary>
+    public RatioResult WithStop(Measure.AdaptiveStop stop, bool runsAdded = false) =>
+        (runsAdded && Goal is not null ? AtLevel(RatioStatistics.AddedRunsLevel) : this).StopFromVerdict(stop);
+
+    private RatioResult StopFromVerdict(Measure.AdaptiveStop stop) => Verdict switch
+    {
+        null => this,
+        "met" or "missed" => this with { Stop = StopConclusive },
+        _ => this with
+        {
+            Stop = stop switch
+            {
+                Measure.AdaptiveStop.TimeCap => StopTimeCap,
+                Measure.AdaptiveStop.Ceiling => StopCeiling,
+                _ => StopMinimumRuns,
+            },
+        },
+    };
+}
+
+/// <summary>
+/// One suite's A/A control and how its runs ended. <see cref="Control"/> is the ratio of the copy row over its
+/// original (null when the suite has none or it has no interval, e.g. one run); <see cref="Unreliable"/> is true
+/// when that interval excludes 1.0.
+/// </summary>
+/// <param name="Stop"><c>conclusive</c>, <c>time-cap</c>, <c>run-ceiling</c> or <c>off</c> (no runs added).</param>
+/// <param name="Passes">Interleaved passes made: the minimum runs and any added.</param>
+public sealed record SuiteCheck(string Suite, RatioResult? Control, string Stop, int Passes, double MaxSeconds)
+{
+    /// <summary>The A/A interval's multiplicative half-width, √(high/low) − 1: the smallest difference this run can tell.</summary>
+    public double? NoiseFloor => Control?.Interval is { } interval ? AaControl.NoiseFloor(interval) : null;
+
+    public bool Unreliable => Control?.Interval is { } interval && RatioStatistics.IsUnreliable(interval);
+
+    /// <summary>What the console and the reports say when a suite's A/A failed.</summary>
+    public const string UnreliableText = "UNRELIABLE RUN: an A/A control's interval excludes 1.0 (the same scenario measured twice differed), so this run's noise is larger than its intervals admit: do not trust its verdicts; run again, quieter";
+
+    /// <summary>The suite's noise-floor line: its A/A ratio, interval and floor, and whether it held 1.0.</summary>
+    public string NoiseText()
+    {
+        if (Control is null)
+        {
+            return $"{Suite}: no A/A control measured (its row or its original did not verify, or was filtered out)";
+        }
+
+        if (Control.Interval is not { } interval)
+        {
+            return $"{Suite}: A/A {Control.Numerator} / {Control.Denominator} {Figure(Control.Value)}×, no interval (fewer than 2 runs): no noise floor";
+        }
+
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{Suite}: noise floor ±{NoiseFloor * 100:0.0} % (A/A {Control.Numerator} / {Control.Denominator} {Figure(interval.Estimate)}× [{Figure(interval.Low)}–{Figure(interval.High)}], {interval.Runs} runs){(Unreliable ? " — UNRELIABLE: the interval excludes 1.0" : ", holds 1.0")}");
+    }
+
+    /// <summary>The suite's adaptive-runs line: why its runs ended.</summary>
+    public string RunsText() => Stop switch
+    {
+        "conclusive" => FormattableString.Invariant($"{Suite}: every goal conclusive after {Passes} runs (cap {MaxSeconds:0} s)"),
+        "time-cap" => FormattableString.Invariant($"{Suite}: time cap reached ({MaxSeconds:0} s of added runs), a goal still inconclusive after {Passes} runs"),
+        "run-ceiling" => FormattableString.Invariant($"{Suite}: run ceiling reached, a goal still inconclusive after {Passes} runs"),
+        _ => FormattableString.Invariant($"{Suite}: {Passes} runs, none added ({(MaxSeconds > 0 ? "the suite adds none" : "--max-seconds 0")})"),
+    };
+
+    private static string Figure(double? value) => value?.ToString("0.000", CultureInfo.InvariantCulture) ?? "n/a";
+
+    /// <summary>
+    /// The check of a suite whose runs ended with <paramref name="runs"/>: its A/A ratio (the one whose numerator is a
+    /// copy row) taken from <paramref name="ratios"/>.
+    /// </summary>
+    public static SuiteCheck Of(string suite, IEnumerable<RatioResult> ratios, Measure.AdaptiveStop stop, int passes, double maxSeconds)
+    {
+        ArgumentNullException.ThrowIfNull(ratios);
+        var control = ratios.FirstOrDefault(r => r.Sides is { } sides && AaControl.IsCopy(sides.Numerator.Scenario));
+        return new SuiteCheck(suite, control, StopName(stop), passes, maxSeconds);
+    }
+
+    private static string StopName(Measure.AdaptiveStop stop) => stop switch
+    {
+        Measure.AdaptiveStop.Conclusive => "conclusive",
+        Measure.AdaptiveStop.TimeCap => "time-cap",
+        Measure.AdaptiveStop.Ceiling => "run-ceiling",
+        _ => "off",
+    };
 }

@@ -84,7 +84,7 @@ public static class ConsoleReport
         }
 
         text.AppendLine();
-        var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal" } };
+        var ratios = new List<string[]> { new[] { "ratio", "ours", "95% interval", "study", "goal", "runs" } };
         foreach (var ratio in report.Ratios)
         {
             // With an interval, "ours" is its estimate, so the figure, its bounds and the verdict agree.
@@ -93,13 +93,30 @@ public static class ConsoleReport
             [
                 ratio.Name,
                 (interval?.Estimate ?? ratio.Value) is { } v ? RatioFigure(v, ratio.Unit) + ratio.Unit : "n/a",
-                interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]",
+                interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]{LevelNote(interval)}",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
                 ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {GoalText(ratio)}" : "",
+                ratio.StopText ?? "",
             ]);
         }
 
         AppendTable(text, ratios);
+        if (report.SuiteChecks.Count > 0)
+        {
+            text.AppendLine();
+            foreach (var check in report.SuiteChecks)
+            {
+                text.AppendLine(check.NoiseText());
+                text.AppendLine(check.RunsText());
+            }
+        }
+
+        if (report.Unreliable)
+        {
+            text.AppendLine();
+            text.AppendLine(SuiteCheck.UnreliableText);
+        }
+
         text.AppendLine();
         text.AppendLine(report.Verified
             ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes; static: every body byte)"
@@ -282,6 +299,10 @@ public static class ConsoleReport
         "inconclusive" => "inconclusive",
         _ => ratio.GoalMet switch { true => "met (no interval)", false => "MISSED (no interval)", null => "not measured" },
     };
+
+    /// <summary>Nothing for a 95 % interval (the column's); the level otherwise (a goal given adaptive runs: 99.5 %).</summary>
+    internal static string LevelNote(Verdicts.RatioInterval interval) =>
+        interval.Level == Verdicts.RatioStatistics.Level ? "" : " at " + F(interval.Level * 100, "0.#") + "%";
 
     private static string RatioFigure(double v, string unit) =>
         F(v, unit == " GB/s" ? "0.0" : unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");

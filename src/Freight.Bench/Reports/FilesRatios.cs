@@ -1,4 +1,5 @@
 using Freight.Bench.Scenarios;
+using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Reports;
 
@@ -16,6 +17,10 @@ public static class FilesRatios
         yield return Ratio($"files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut, 1.0);
         yield return Ratio($"files/get / download/freight, {label}", FilesSuite.Get, FilesSuite.LabDownload, 0.9);
         yield return Ratio($"files/put / upload/freight →file, {label}", FilesSuite.Put, FilesSuite.LabUpload, 0.9);
+        if (AaControl.Ratio(results, r => r.BytesPerSecond) is { } control)
+        {
+            yield return control;
+        }
     }
 
     /// <summary>
@@ -30,18 +35,23 @@ public static class FilesRatios
         var label = SizeText.Format(size);
         yield return Ratio($"files/put / s3-direct-put, S3 store, {label}", FilesSuite.Put, FilesSuite.S3DirectPut, 0.9);
         yield return Ratio($"files/get / s3-direct-get, S3 store, {label}", FilesSuite.Get, FilesSuite.S3DirectGet, 0.9);
+        if (AaControl.Ratio(results, r => r.BytesPerSecond) is { } control)
+        {
+            yield return control;
+        }
     }
 
     /// <summary>The ratio of two verified rows' rates at <paramref name="size"/>: their medians, and the interval from their runs.</summary>
     private static RatioResult RatioOf(IReadOnlyList<ScenarioResult> results, string name, string numerator, string denominator, long size, double goal)
     {
-        var top = Rate(results, numerator, size);
-        var bottom = Rate(results, denominator, size);
-        return new RatioResult(name, numerator, denominator, top?.Median / bottom?.Median, Goal: goal).WithRuns(top?.Samples, bottom?.Samples);
+        var top = Row(results, numerator, size);
+        var bottom = Row(results, denominator, size);
+        return new RatioResult(name, numerator, denominator, top?.BytesPerSecond?.Median / bottom?.BytesPerSecond?.Median, Goal: goal)
+            .WithRuns(top, bottom, r => r.BytesPerSecond);
     }
 
-    /// <summary>The rates of a verified row of <paramref name="size"/>, or null when there is none.</summary>
-    private static Summary? Rate(IReadOnlyList<ScenarioResult> results, string id, long size) =>
+    /// <summary>The verified row of <paramref name="size"/>, or null when there is none.</summary>
+    private static ScenarioResult? Row(IReadOnlyList<ScenarioResult> results, string id, long size) =>
         results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond;
+            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size);
 }

@@ -27,10 +27,15 @@ public static class StaticRatios
             yield return RequestRate($"freight / nginx req/s, {label}", StaticSuite.Freight, StaticSuite.Nginx, freight, Row(StaticSuite.Nginx, size), size == 4 * 1024 ? 0.7 : null);
             yield return RequestRate($"engine / wrk req/s on static/freight, {label}", "engine", "wrk", freight, Row(StaticSuite.Freight, size, StaticScenario.Wrk));
         }
+
+        if (Verdicts.AaControl.Ratio(results, r => r.RequestsPerSecond) is { } control)
+        {
+            yield return control;
+        }
     }
 
     /// <summary>Requests/s of one row over another's: the medians' ratio, and the interval from their rounds.</summary>
     private static RatioResult RequestRate(string name, string numerator, string denominator, ScenarioResult? top, ScenarioResult? bottom, double? goal = null) =>
         new RatioResult(name, numerator, denominator, top?.RequestsPerSecond?.Median / bottom?.RequestsPerSecond?.Median, Goal: goal)
-            .WithRuns(top?.RequestsPerSecond?.Samples, bottom?.RequestsPerSecond?.Samples);
+            .WithRuns(top, bottom, r => r.RequestsPerSecond);
 }

@@ -1,4 +1,5 @@
 using Freight.Bench.Scenarios;
+using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Reports;
 
@@ -12,15 +13,15 @@ public static class TransferRatios
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(results);
 
-        Summary? Rate(string id, string label) =>
-            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified)?.BytesPerSecond;
+        ScenarioResult? Row(string id, string label) =>
+            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified);
 
         RatioResult Ratio(string name, string numerator, string numeratorLabel, string denominator, string denominatorLabel, double? published = null, double? goal = null)
         {
-            var top = Rate(numerator, numeratorLabel);
-            var bottom = Rate(denominator, denominatorLabel);
-            return new RatioResult(name, $"{numerator} ({numeratorLabel})", $"{denominator} ({denominatorLabel})", top?.Median / bottom?.Median, published, goal)
-                .WithRuns(top?.Samples, bottom?.Samples);
+            var top = Row(numerator, numeratorLabel);
+            var bottom = Row(denominator, denominatorLabel);
+            return new RatioResult(name, $"{numerator} ({numeratorLabel})", $"{denominator} ({denominatorLabel})", top?.BytesPerSecond?.Median / bottom?.BytesPerSecond?.Median, published, goal)
+                .WithRuns(top, bottom, r => r.BytesPerSecond);
         }
 
         yield return Ratio("multipart-reader / iformfile", "upload/multipart-reader", Http1Memory64K, "upload/iformfile", Http1Memory64K, published: 350.0 / 30);
@@ -35,7 +36,7 @@ public static class TransferRatios
 
         // download/freight against the best of every other download variant (same scheme and protocol).
         var best = results
-            .Where(r => r.Scenario.StartsWith("download/", StringComparison.Ordinal) && r.Scenario != "download/freight" && (string)r.Parameters["label"] == Http1Memory64K && r.Verified)
+            .Where(r => r.Scenario.StartsWith("download/", StringComparison.Ordinal) && r.Scenario != "download/freight" && !AaControl.IsCopy(r.Scenario) && (string)r.Parameters["label"] == Http1Memory64K && r.Verified)
             .MaxBy(r => r.BytesPerSecond?.Median ?? 0);
         if (best is not null)
         {
@@ -49,5 +50,9 @@ public static class TransferRatios
         yield return Ratio("download-freight: freight pool / stock pool", "download/freight", Http1Memory64K, "download/freight", StockPool);
         yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
         yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
+        if (AaControl.Ratio(results, r => r.BytesPerSecond) is { } control)
+        {
+            yield return control;
+        }
     }
 }

@@ -9,17 +9,21 @@ public static class TusRatios
     public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results, long size)
     {
         ArgumentNullException.ThrowIfNull(results);
-        Summary? Rate(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
+        ScenarioResult? Row(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
             && Convert.ToInt64(r.Parameters["payloadBytes"], CultureInfo.InvariantCulture) == size
-            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk)?.BytesPerSecond;
+            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk);
 
         var label = $"{SizeText.Format(TusSuite.GoalChunkBytes)} chunks, {SizeText.Format(size)}";
-        var tus = Rate(TusSuite.Upload, TusSuite.GoalChunkBytes);
-        var peer = Rate(TusSuite.NodePeer, TusSuite.GoalChunkBytes);
-        var put = Rate(TusSuite.Put, null);
-        yield return new RatioResult($"upload/tus / peer/tus-node, {label}", TusSuite.Upload, TusSuite.NodePeer, tus?.Median / peer?.Median, Goal: 1.5)
-            .WithRuns(tus?.Samples, peer?.Samples);
-        yield return new RatioResult($"upload/tus / files/put, {label}", TusSuite.Upload, TusSuite.Put, tus?.Median / put?.Median, Goal: 0.85)
-            .WithRuns(tus?.Samples, put?.Samples);
+        var tus = Row(TusSuite.Upload, TusSuite.GoalChunkBytes);
+        var peer = Row(TusSuite.NodePeer, TusSuite.GoalChunkBytes);
+        var put = Row(TusSuite.Put, null);
+        yield return new RatioResult($"upload/tus / peer/tus-node, {label}", TusSuite.Upload, TusSuite.NodePeer, tus?.BytesPerSecond?.Median / peer?.BytesPerSecond?.Median, Goal: 1.5)
+            .WithRuns(tus, peer, r => r.BytesPerSecond);
+        yield return new RatioResult($"upload/tus / files/put, {label}", TusSuite.Upload, TusSuite.Put, tus?.BytesPerSecond?.Median / put?.BytesPerSecond?.Median, Goal: 0.85)
+            .WithRuns(tus, put, r => r.BytesPerSecond);
+        if (Verdicts.AaControl.Ratio(results, r => r.BytesPerSecond) is { } control)
+        {
+            yield return control;
+        }
     }
 }

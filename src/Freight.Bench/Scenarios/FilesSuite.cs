@@ -43,6 +43,13 @@ public static class FilesSuite
     public static IReadOnlyList<FilesScenario> Create(bool quick, string store = FileSystemStore)
     {
         string[] ids = store == S3Store ? [Put, S3DirectPut, Get, S3DirectGet] : [Put, NginxPut, LabUpload, Get, NginxGet, LabDownload];
-        return Sizes(quick, store).SelectMany(size => ids.Select(id => new FilesScenario(id, size, store))).ToList();
+        var sizes = Sizes(quick, store);
+        var scenarios = sizes.SelectMany(size => ids.Select(id => new FilesScenario(id, size, store))).ToList();
+
+        // The A/A control, last in each pass: files/get at the goals' size. Its noise is the goal rows' (one large
+        // transfer a run through the API and the store), and a GET costs less than a PUT of the same size (no disk
+        // write, and at the largest size a run is one transfer, so the faster direction is the cheaper copy).
+        scenarios.Add(new FilesScenario(Get, sizes[^1], store, AaCopy: true));
+        return scenarios;
     }
 }

@@ -14,7 +14,8 @@ public sealed record PublishedFigure(double Value, string Unit, int Study, strin
 
 /// <summary>
 /// One row of the transfer suite: a lab endpoint (its id is the scenario id, e.g. <c>upload/freight</c>)
-/// and the client-side parameters the study varied.
+/// and the client-side parameters the study varied. <see cref="AaCopy"/> marks the suite's A/A control: the same
+/// endpoint and parameters measured again under <see cref="RowId"/>.
 /// </summary>
 public sealed record TransferScenario(
     string Id,
@@ -26,13 +27,17 @@ public sealed record TransferScenario(
     bool ChunkedBody = false,
     string Sink = "memory",
     PublishedFigure? Published = null,
-    string Server = TransferScenario.FreightServer)
+    string Server = TransferScenario.FreightServer,
+    bool AaCopy = false)
 {
     /// <summary>The embedded server as <c>freight serve</c> runs by default (64 KiB transport blocks).</summary>
     public const string FreightServer = "freight";
 
     /// <summary>The embedded server with Kestrel's stock transport memory pool (4 KiB blocks).</summary>
     public const string StockPoolServer = "stock-pool";
+
+    /// <summary>The row's id: <see cref="Id"/> (the lab endpoint), or its A/A copy's (<c>download/freight#a</c>).</summary>
+    public string RowId => AaCopy ? Verdicts.AaControl.CopyId(Id) : Id;
 
     /// <summary>The lab variant after the area, e.g. <c>freight</c> in <c>upload/freight</c>.</summary>
     public string Variant => Id[(Id.IndexOf('/', StringComparison.Ordinal) + 1)..];

@@ -63,5 +63,11 @@ public static class TransferSuite
         new("upload/multipart-reader", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
         new("upload/multipart-freight", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
         new("upload/freight", TransferDirection.Upload, Server: TransferScenario.StockPoolServer),
+
+        // The A/A control: download/freight again, last in each pass, so its ratio to the original spans the whole
+        // pass's drift. Why this row: it sits in four goals (against download/file, the best other download, the
+        // tcp ceiling and the stock pool), so its noise is that of the fast rows most goals compare, and it costs one
+        // run's seconds a pass like any row (runs are timed, not counted, so no row is cheaper).
+        new("download/freight", TransferDirection.Download, AaCopy: true),
     ];
 }

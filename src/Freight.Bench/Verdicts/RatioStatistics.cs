@@ -31,6 +31,15 @@ public static class RatioStatistics
     public const double Level = 0.95;
 
     /// <summary>
+    /// The level of a goal's interval once adaptive runs were added to it. Looking again after every added pass and
+    /// stopping at the first conclusive interval is many tests, not one: simulated (a true ratio exactly at its goal,
+    /// 10 % log-normal pair noise, 20,000 draws), deciding at 95 % after each of runs 5…30 called 23 % of them met
+    /// or missed. Deciding at 95 % on the minimum runs and at 99.5 % on every added pass calls 5.6 % up to 12 runs
+    /// and 7.1 % up to the 30-run ceiling (0.99: 6.4 % and 8.9 %): near the 5 % of one look, for wider intervals.
+    /// </summary>
+    public const double AddedRunsLevel = 0.995;
+
+    /// <summary>
     /// Bootstrap resamples: 2,000 puts the 2.5 % and 97.5 % percentiles within about ±1 % of where infinitely
     /// many would (the usual rule of thumb for percentile intervals); each costs two medians of a handful of values.
     /// </summary>
@@ -44,18 +53,18 @@ public static class RatioStatistics
     /// count, else by bootstrap over each side. Null when either side has fewer than two runs, or a value that
     /// is not a positive finite number (no ratio, or no interval, can be drawn then).
     /// </summary>
-    public static RatioInterval? Of(IReadOnlyList<double>? a, IReadOnlyList<double>? b)
+    public static RatioInterval? Of(IReadOnlyList<double>? a, IReadOnlyList<double>? b, double level = Level)
     {
         if (a is null || b is null || a.Count < 2 || b.Count < 2 || !AllPositive(a) || !AllPositive(b))
         {
             return null;
         }
 
-        return a.Count == b.Count ? Paired(a, b) : Unpaired(a, b);
+        return a.Count == b.Count ? Paired(a, b, level) : Unpaired(a, b, level);
     }
 
     /// <summary>The paired t interval on the log ratios (see the type's summary); both sides have the same count, at least 2.</summary>
-    public static RatioInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b)
+    public static RatioInterval Paired(IReadOnlyList<double> a, IReadOnlyList<double> b, double level = Level)
     {
         ArgumentNullException.ThrowIfNull(a);
         ArgumentNullException.ThrowIfNull(b);
@@ -79,15 +88,15 @@ public static class RatioStatistics
             squares += d * d;
         }
 
-        var halfWidth = StudentT.Quantile975(n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
-        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, PairedLogT);
+        var halfWidth = StudentT.Quantile(level, n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
+        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, PairedLogT) { Level = level };
     }
 
     /// <summary>
     /// The percentile bootstrap of median(A)/median(B), each side resampled apart; its estimate is the ratio of
     /// the medians. <see cref="RatioInterval.Runs"/> is the smaller side's count.
     /// </summary>
-    public static RatioInterval Unpaired(IReadOnlyList<double> a, IReadOnlyList<double> b)
+    public static RatioInterval Unpaired(IReadOnlyList<double> a, IReadOnlyList<double> b, double level = Level)
     {
         ArgumentNullException.ThrowIfNull(a);
         ArgumentNullException.ThrowIfNull(b);
@@ -106,8 +115,8 @@ public static class RatioStatistics
         }
 
         Array.Sort(ratios);
-        var tail = (1 - Level) / 2;
-        return new RatioInterval(Median(a) / Median(b), Percentile(ratios, tail), Percentile(ratios, 1 - tail), Math.Min(a.Count, b.Count), BootstrapMedians);
+        var tail = (1 - level) / 2;
+        return new RatioInterval(Median(a) / Median(b), Percentile(ratios, tail), Percentile(ratios, 1 - tail), Math.Min(a.Count, b.Count), BootstrapMedians) { Level = level };
     }
 
     /// <summary>

@@ -28,7 +28,7 @@ public sealed class FilesS3StoreCheckTests(RgwPeer rgw) : IClassFixture<RgwPeer>
             var underTest = new ServerUnderTest("freight", target, new ServerMetrics(clients.Client, target.Http!), new TransferClient(clients, target, payload));
             var runner = new FilesSuiteRunner(options, new PlainProgress(new StringWriter()), underTest, clients.Client, work.FullName, rgw: rgw.Server);
 
-            var (results, ratios, verified) = await runner.RunAsync(CancellationToken.None);
+            var (results, ratios, verified, _) = await runner.RunAsync(CancellationToken.None);
 
             Assert.False(verified);
             var rows = results.ToDictionary(r => r.Scenario);

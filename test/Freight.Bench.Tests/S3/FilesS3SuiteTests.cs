@@ -25,6 +25,10 @@ public sealed class FilesS3SuiteTests
         var scenarios = FilesSuite.Create(quick: false, FilesSuite.S3Store);
 
         Assert.Equal([TwentyMiB, OneGiB], FilesSuite.Sizes(quick: false, FilesSuite.S3Store));
+
+        // Last, the A/A control: files/get again at the largest size.
+        Assert.Equal(new FilesScenario(FilesSuite.Get, OneGiB, FilesSuite.S3Store, AaCopy: true), scenarios[^1]);
+        scenarios = scenarios.Where(s => !s.AaCopy).ToList();
         Assert.Equal(S3Ids.Concat(S3Ids), scenarios.Select(s => s.Id));
         Assert.All(scenarios, s => Assert.Equal(FilesSuite.S3Store, s.Store));
         Assert.Equal(
@@ -39,7 +43,8 @@ public sealed class FilesS3SuiteTests
     {
         var scenarios = FilesSuite.Create(quick: true, FilesSuite.S3Store);
 
-        Assert.Equal(S3Ids, scenarios.Select(s => s.Id));
+        Assert.Equal([.. S3Ids, FilesSuite.Get], scenarios.Select(s => s.Id));
+        Assert.True(scenarios[^1].AaCopy);
         Assert.All(scenarios, s => Assert.Equal(TwentyMiB, s.PayloadBytes));
     }
 
@@ -48,7 +53,9 @@ public sealed class FilesS3SuiteTests
     {
         var scenarios = FilesSuite.Create(quick: false);
 
-        Assert.Equal(12, scenarios.Count);
+        // 6 rows at each of 2 sizes, and the A/A control (files/get#a at 1 GiB).
+        Assert.Equal(13, scenarios.Count);
+        Assert.Equal("files/get#a", Assert.Single(scenarios, s => s.AaCopy).RowId);
         Assert.DoesNotContain(scenarios, s => s.IsS3Direct);
         Assert.Equal("1 GiB, http h1, to disk", scenarios.Single(s => s.Id == FilesSuite.Put && s.PayloadBytes == OneGiB).Describe());
     }
@@ -86,10 +93,10 @@ public sealed class FilesS3SuiteTests
             var console = new StringWriter();
             var runner = new FilesSuiteRunner(options, new PlainProgress(console), server, clients.Client, work.FullName, rgw: null, rgwUnavailable: "scripts/install-rgw.sh failed: needs root");
 
-            var (results, ratios, verified) = await runner.RunAsync(CancellationToken.None);
+            var (results, ratios, verified, _) = await runner.RunAsync(CancellationToken.None);
 
             Assert.False(verified);
-            Assert.Equal(S3Ids, results.Select(r => r.Scenario));
+            Assert.Equal([.. S3Ids, "files/get#a"], results.Select(r => r.Scenario));
             Assert.All(results, r =>
             {
                 Assert.False(r.Verified);
@@ -127,7 +134,7 @@ public sealed class FilesS3SuiteTests
             var root = document.RootElement;
             Assert.True(root.GetProperty("verified").GetBoolean());
             var rows = root.GetProperty("results").EnumerateArray().ToList();
-            Assert.Equal(S3Ids, rows.Select(r => r.GetProperty("scenario").GetString()));
+            Assert.Equal([.. S3Ids, "files/get#a"], rows.Select(r => r.GetProperty("scenario").GetString()));
             Assert.All(rows, row =>
             {
                 var id = row.GetProperty("scenario").GetString();
@@ -157,8 +164,8 @@ public sealed class FilesS3SuiteTests
             });
 
             var ratios = root.GetProperty("ratios").EnumerateArray().ToList();
-            Assert.Equal(["files/put / s3-direct-put, S3 store, 20 MiB", "files/get / s3-direct-get, S3 store, 20 MiB"], ratios.Select(r => r.GetProperty("name").GetString()));
-            Assert.All(ratios, r =>
+            Assert.Equal(["files/put / s3-direct-put, S3 store, 20 MiB", "files/get / s3-direct-get, S3 store, 20 MiB", "A/A files/get#a / files/get"], ratios.Select(r => r.GetProperty("name").GetString()));
+            Assert.All(ratios.SkipLast(1), r =>
             {
                 Assert.True(r.GetProperty("value").GetDouble() > 0);
                 Assert.Equal(0.9, r.GetProperty("goal").GetDouble());

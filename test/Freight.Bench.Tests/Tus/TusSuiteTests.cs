@@ -22,7 +22,7 @@ public sealed class TusSuiteTests
         Assert.True(exitCode == 0, console);
         Assert.True(root.GetProperty("verified").GetBoolean());
         var rows = root.GetProperty("results").EnumerateArray().ToList();
-        Assert.Equal(["files/put", "peer/tus-node", "upload/tus"], rows.Select(r => r.GetProperty("scenario").GetString()).Order());
+        Assert.Equal(["files/put", "files/put#a", "peer/tus-node", "upload/tus"], rows.Select(r => r.GetProperty("scenario").GetString()).Order());
         Assert.All(rows, row =>
         {
             var id = row.GetProperty("scenario").GetString();
@@ -32,8 +32,8 @@ public sealed class TusSuiteTests
             Assert.True(row.GetProperty("server").GetProperty("cpuSecondsPerGiB").GetDouble() > 0, id);
             var parameters = row.GetProperty("parameters");
             Assert.Equal(TwentyMiB, parameters.GetProperty("payloadBytes").GetInt64());
-            Assert.Equal(id == "files/put" ? JsonValueKind.Undefined : JsonValueKind.Number, parameters.TryGetProperty("chunkBytes", out var chunk) ? chunk.ValueKind : JsonValueKind.Undefined);
-            if (id != "files/put")
+            Assert.Equal(id is "files/put" or "files/put#a" ? JsonValueKind.Undefined : JsonValueKind.Number, parameters.TryGetProperty("chunkBytes", out var chunk) ? chunk.ValueKind : JsonValueKind.Undefined);
+            if (id is not ("files/put" or "files/put#a"))
             {
                 Assert.Equal(SixteenMiB, chunk.GetInt32());
                 Assert.Equal(3, parameters.GetProperty("requestsPerTransfer").GetInt32());
@@ -41,7 +41,7 @@ public sealed class TusSuiteTests
         });
 
         var ratios = root.GetProperty("ratios").EnumerateArray().ToList();
-        Assert.Equal(["upload/tus / files/put, 16 MiB chunks, 20 MiB", "upload/tus / peer/tus-node, 16 MiB chunks, 20 MiB"], ratios.Select(r => r.GetProperty("name").GetString()).Order());
+        Assert.Equal(["A/A files/put#a / files/put", "upload/tus / files/put, 16 MiB chunks, 20 MiB", "upload/tus / peer/tus-node, 16 MiB chunks, 20 MiB"], ratios.Select(r => r.GetProperty("name").GetString()).Order());
         Assert.All(ratios, ratio => Assert.True(ratio.GetProperty("value").GetDouble() > 0));
         Assert.Contains("upload/tus / peer/tus-node, 16 MiB chunks, 20 MiB", console, StringComparison.Ordinal);
         Assert.Contains("20 MiB, http h1, to disk, 16 MiB chunks", console, StringComparison.Ordinal);
@@ -77,8 +77,10 @@ public sealed class TusSuiteTests
     {
         var scenarios = TusSuite.Create(quick: false);
 
-        Assert.Equal(13, scenarios.Count);
-        var put = Assert.Single(scenarios, s => s.Id == "files/put");
+        // 2 servers × 2 sizes × 3 chunk sizes, one PUT, and the PUT again as the A/A control.
+        Assert.Equal(14, scenarios.Count);
+        Assert.Equal(new TusScenario("files/put", 1L << 30, null, AaCopy: true), scenarios[^1]);
+        var put = Assert.Single(scenarios, s => s.Id == "files/put" && !s.AaCopy);
         Assert.Equal(1L << 30, put.PayloadBytes);
         Assert.Null(put.ChunkBytes);
         foreach (var id in new[] { "upload/tus", "peer/tus-node" })
@@ -97,10 +99,10 @@ public sealed class TusSuiteTests
     {
         var scenarios = TusSuite.Create(quick: true);
 
-        Assert.Equal(5, scenarios.Count);
+        Assert.Equal(6, scenarios.Count);
         Assert.All(scenarios.Where(s => s.Id != "files/put"), s => Assert.Equal(SixteenMiB, s.ChunkBytes));
         Assert.Equal([20L << 20, 256L << 20], scenarios.Where(s => s.Id == "upload/tus").Select(s => s.PayloadBytes).Order());
-        Assert.Equal(256L << 20, Assert.Single(scenarios, s => s.Id == "files/put").PayloadBytes);
+        Assert.All(scenarios.Where(s => s.Id == "files/put"), s => Assert.Equal(256L << 20, s.PayloadBytes));
     }
 
     [Fact]

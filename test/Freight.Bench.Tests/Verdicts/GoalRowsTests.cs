@@ -45,6 +45,41 @@ public sealed class GoalRowsTests
         Assert.Null(ratio.Verdict);
     }
 
+    [Fact]
+    public void JsonRatios_RowsWithPerRunP50sAndAllocations_SpeedupAndAllocationGoalsHavePairedIntervals()
+    {
+        // newtonsoft-buffered takes 4× stj's time in every run and allocates 10× per response: both goals met.
+        ScenarioResult[] rows =
+        [
+            JsonRow(JsonSuite.Stj, p50s: [0.5, 0.6, 0.4, 0.5, 0.55], allocations: [1e6, 1e6, 1e6, 1e6, 1e6]),
+            JsonRow(JsonSuite.NewtonsoftBuffered, p50s: [2.0, 2.4, 1.6, 2.0, 2.2], allocations: [1e7, 1e7, 1e7, 1e7, 1e7]),
+            JsonRow(Freight.Bench.Verdicts.AaControl.CopyId(JsonSuite.Stj), p50s: [0.5, 0.6, 0.4, 0.5, 0.55], allocations: [1e6, 1e6, 1e6, 1e6, 1e6]),
+        ];
+
+        var ratios = JsonRatios.Compute(rows).ToList();
+
+        var speedup = ratios.Single(r => r.Name == "stj vs newtonsoft-buffered, c=1");
+        Assert.Equal(4.0, speedup.Estimate!.Value, 9);
+        Assert.Equal(5, speedup.Runs);
+        Assert.Equal("paired-log-t", speedup.Method);
+        Assert.Equal("met", speedup.Verdict);
+        var allocations = ratios.Single(r => r.Name == "stj / newtonsoft-buffered allocations per response");
+        Assert.Equal(0.1, allocations.High!.Value, 9);
+        Assert.Equal("met", allocations.Verdict);
+        var control = ratios.Single(r => r.Name == "A/A json/stj#a / json/stj");
+        Assert.True(control.Interval!.Contains(1.0));
+    }
+
+    private static ScenarioResult JsonRow(string id, double[] p50s, double[] allocations) => new()
+    {
+        Scenario = id,
+        Suite = JsonSuite.Name,
+        Parameters = new Dictionary<string, object> { ["label"] = "80k records c=1", ["concurrency"] = 1 },
+        Verified = true,
+        LatencySeconds = new Percentiles(p50s.Order().ElementAt(2), 0, 0, 0, 0) { P50Runs = p50s },
+        Server = new SideCost(null, AllocatedBytesPerTransfer: allocations[0]) { AllocatedBytesPerTransferRuns = allocations },
+    };
+
     private static ScenarioResult Row(string id, Summary? rates) => new()
     {
         Scenario = id,

@@ -37,6 +37,12 @@ public static class ReportBuilder
             {
                 sections.Add(RatiosSection(source.Report.Ratios, file, ids));
             }
+
+            // Result files from before the A/A controls have none: their report is as it was.
+            if (source.Report.SuiteChecks.Count > 0)
+            {
+                sections.Add(NoiseSection(source.Report, file, ids));
+            }
         }
 
         if (several)
@@ -88,6 +94,11 @@ public static class ReportBuilder
         if (sources.Any(s => s.Report.Settings?.S3Server is not null))
         {
             Row("files store", r => ReportCell.Of(r.Settings?.S3Server is { } s3 ? $"{r.Settings.Store}: {s3}" : r.Settings?.Store));
+        }
+
+        if (sources.Any(s => s.Report.SuiteChecks.Count > 0))
+        {
+            Row("A/A controls", r => ReportCell.Of(r.SuiteChecks.Count == 0 ? "" : r.Unreliable ? "UNRELIABLE: an A/A interval excludes 1.0" : "every one holds 1.0"));
         }
 
         return new ReportSection(table.Id, "Runs", "", [new ReportFigure(table)], []);
@@ -270,10 +281,10 @@ public static class ReportBuilder
                 ReportCell.Of(r.Numerator),
                 ReportCell.Of(r.Denominator),
                 ReportCell.Of(Finite(interval?.Estimate ?? r.Value), suffix: r.Unit),
-                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}"),
+                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}{ConsoleReport.LevelNote(interval)}"),
                 ReportCell.Of(Finite(r.Published), suffix: r.Unit),
                 ReportCell.Of(goal),
-                ReportCell.Of(r.Goal is null ? "" : ConsoleReport.GoalText(r)));
+                ReportCell.Of(r.Goal is null ? "" : r.StopText is { } stop ? $"{ConsoleReport.GoalText(r)} ({stop})" : ConsoleReport.GoalText(r)));
         }
 
         return new ReportSection(
@@ -281,6 +292,35 @@ public static class ReportBuilder
             file.Title + "ratios",
             "The ratios the studies drew and the goals Freight set, each measured within this one run; where both rows kept their runs, " +
             "ours is the interval's estimate and the goal's verdict comes from the 95% interval (docs/bench.md, Intervals and verdicts).",
+            [new ReportFigure(table)],
+            []);
+    }
+
+    /// <summary>Each suite's A/A control (its noise floor) and why its runs ended; the run flagged when an A/A failed.</summary>
+    private static ReportSection NoiseSection(BenchReport report, FilePrefix file, ReportIds ids)
+    {
+        var id = ids.Take(file.Id + "noise");
+        var table = new ReportTable(id, "A/A controls and runs", ["suite", "A/A", "ours", "95% interval", "noise floor", "holds 1.0", "runs", "runs ended"]);
+        foreach (var check in report.SuiteChecks)
+        {
+            var interval = check.Control?.Interval;
+            table.Add(
+                ReportCell.Of(check.Suite),
+                ReportCell.Of(check.Control is { } control ? $"{control.Numerator} / {control.Denominator}" : "none"),
+                ReportCell.Of(Finite(interval?.Estimate ?? check.Control?.Value), suffix: "×"),
+                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}×"),
+                ReportCell.Of(check.NoiseFloor is { } floor ? "±" + ReportNumber.Format(floor * 100) + " %" : ""),
+                ReportCell.Of(interval is null ? "no interval" : check.Unreliable ? "NO: UNRELIABLE" : "yes"),
+                ReportCell.Of(check.Passes, integer: true),
+                ReportCell.Of(check.Stop));
+        }
+
+        return new ReportSection(
+            id,
+            file.Title + "noise floor",
+            (report.Unreliable ? SuiteCheck.UnreliableText + ". " : "") +
+            "Each suite measures one scenario twice under two ids (the copy ends in #a); their ratio's interval must hold 1.0, and its half-width is the " +
+            "smallest difference the run can tell. Runs ended: conclusive (every goal met or missed), time-cap, run-ceiling, or off (docs/bench.md, A/A control, Adaptive runs).",
             [new ReportFigure(table)],
             []);
     }
