@@ -357,9 +357,13 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
         result.EfficiencyVsTcp = ceiling is > 0 && scenario.Direction != TransferDirection.Probe ? result.BytesPerSecond!.Median / ceiling : null;
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
+        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
+        {
+            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
+        };
         if (scenario.Direction != TransferDirection.Probe && samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
         {
+            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
             result.Server = new SideCost(
                 samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
                 AllocatedBytesPerTransfer: samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
@@ -368,7 +372,12 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                 Gen2: samples.Sum(s => s.ServerAfter!.Gen2Collections - s.ServerBefore!.Gen2Collections),
                 ThreadPoolThreadsMax: samples.Max(s => s.ServerAfter!.ThreadPoolThreads),
                 DiskBytesWritten: samples.All(s => s.ServerAfter!.DiskWriteBytes >= 0) ? samples.Sum(s => s.ServerAfter!.DiskWriteBytes - s.ServerBefore!.DiskWriteBytes) : null,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes));
+                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes))
+            {
+                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
+                InstructionsPerByte = instructions.Total,
+                InstructionsPerByteSamples = instructions.PerRun,
+            };
         }
 
         return result;

@@ -626,14 +626,23 @@ public sealed class FilesSuiteRunner(
         result.Transfers = samples.Sum(s => s.Transfers);
         result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
+        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
+        {
+            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
+        };
         if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
         {
+            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
             result.Server = new SideCost(
                 samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
                 AllocatedBytesPerTransfer: scenario.IsPeer ? null : samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
                 WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
-                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null);
+                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null)
+            {
+                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
+                InstructionsPerByte = instructions.Total,
+                InstructionsPerByteSamples = instructions.PerRun,
+            };
         }
 
         return result;

@@ -103,7 +103,20 @@ public sealed record SideCost(
     long? WorkingSetBytesMax = null,
     double? CpuSecondsPerResponse = null,
     double? DiskBytesWrittenPerResponse = null,
-    double? StoreCpuSecondsPerGiB = null);
+    double? StoreCpuSecondsPerGiB = null)
+{
+    /// <summary>
+    /// <see cref="CpuSecondsPerGiB"/> of each measured run, in run order (run i interleaved with run i of the other
+    /// rows): what a cost goal's interval is drawn from. Null where the cost is not known per run.
+    /// </summary>
+    public IReadOnlyList<double>? CpuSecondsPerGiBSamples { get; init; }
+
+    /// <summary>Instructions the process retired per byte moved, over every run (<c>perf stat</c>); null where the machine cannot count them.</summary>
+    public double? InstructionsPerByte { get; init; }
+
+    /// <summary><see cref="InstructionsPerByte"/> of each measured run, in run order.</summary>
+    public IReadOnlyList<double>? InstructionsPerByteSamples { get; init; }
+}
 
 /// <summary>
 /// One second of a load run: connections open, responses completed and their p50/p99 (client), and the

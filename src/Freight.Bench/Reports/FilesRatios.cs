@@ -16,6 +16,13 @@ public static class FilesRatios
         yield return Ratio($"files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut, 1.0);
         yield return Ratio($"files/get / download/freight, {label}", FilesSuite.Get, FilesSuite.LabDownload, 0.9);
         yield return Ratio($"files/put / upload/freight →file, {label}", FilesSuite.Put, FilesSuite.LabUpload, 0.9);
+
+        // Issue 20's cost goals: Freight's server spends no more CPU per GiB than nginx's on the same transfer.
+        yield return ServerCpu($"server CPU s/GiB: files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet);
+        yield return ServerCpu($"server CPU s/GiB: files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut);
+
+        RatioResult ServerCpu(string name, string numerator, string denominator) =>
+            CostRatio.ServerCpu(name, numerator, denominator, Row(results, numerator, size)?.Server, Row(results, denominator, size)?.Server, 1.0);
     }
 
     /// <summary>
@@ -41,7 +48,10 @@ public static class FilesRatios
     }
 
     /// <summary>The rates of a verified row of <paramref name="size"/>, or null when there is none.</summary>
-    private static Summary? Rate(IReadOnlyList<ScenarioResult> results, string id, long size) =>
+    private static Summary? Rate(IReadOnlyList<ScenarioResult> results, string id, long size) => Row(results, id, size)?.BytesPerSecond;
+
+    /// <summary>The verified row of <paramref name="size"/>, or null when there is none.</summary>
+    private static ScenarioResult? Row(IReadOnlyList<ScenarioResult> results, string id, long size) =>
         results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size)?.BytesPerSecond;
+            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size);
 }

@@ -12,8 +12,10 @@ public static class TransferRatios
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(results);
 
-        Summary? Rate(string id, string label) =>
-            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified)?.BytesPerSecond;
+        ScenarioResult? Row(string id, string label) =>
+            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified);
+
+        Summary? Rate(string id, string label) => Row(id, label)?.BytesPerSecond;
 
         RatioResult Ratio(string name, string numerator, string numeratorLabel, string denominator, string denominatorLabel, double? published = null, double? goal = null)
         {
@@ -40,6 +42,15 @@ public static class TransferRatios
         if (best is not null)
         {
             yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.0);
+
+            // Issue 20's cost goal beside it: against the same fastest other variant, no more server CPU per GiB.
+            yield return CostRatio.ServerCpu(
+                "server CPU s/GiB: download-freight / best other download",
+                $"download/freight ({Http1Memory64K})",
+                $"{best.Scenario} ({Http1Memory64K})",
+                Row("download/freight", Http1Memory64K)?.Server,
+                best.Server,
+                1.0);
         }
 
         const string StockPool = Http1Memory64K + " stock-pool";
