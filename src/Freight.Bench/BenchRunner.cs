@@ -74,7 +74,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             {
                 StartedAt = startedAt,
                 Machine = MachineInfo.Current(),
-                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)"),
+                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)", options.Full),
             };
 
             _progress.Line($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
@@ -161,6 +161,10 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             }
 
             report.Verified = failures.Count == 0 && jsonVerified && threadsVerified && staticVerified && filesVerified && tusVerified;
+
+            // A ratio of two rows this run did not measure (the default run's rows are a subset) says nothing; a goal
+            // stays, "not measured", so a goal row that failed is seen.
+            report.Ratios.RemoveAll(r => r.Value is null && r.Goal is null);
 
             // The live display ends before the final tables, which go below the rows it left.
             _progress.Complete();
@@ -291,7 +295,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
     private List<TransferScenario> SelectScenarios()
     {
-        var all = options.Suites.Contains(TransferSuite.Name) ? TransferSuite.Create() : [];
+        var all = options.Suites.Contains(TransferSuite.Name) ? TransferSuite.Create(options.Full) : [];
         var selected = all
             .Where(s => s.Direction == TransferDirection.Probe || options.Target is null || s.Server == TransferScenario.FreightServer)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal) || s.Direction == TransferDirection.Probe)

@@ -59,8 +59,8 @@ public sealed class FilesSuiteRunner(
 
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {
-        var sizes = FilesSuite.Sizes(options.Quick, options.Store);
-        var scenarios = FilesSuite.Create(options.Quick, options.Store)
+        var sizes = FilesSuite.Sizes(options.Quick, options.Store, options.Full);
+        var scenarios = FilesSuite.Create(options.Quick, options.Store, options.Full)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)

@@ -52,7 +52,10 @@ public sealed record MachineInfo(int Cpus, string Os, string Runtime, string Pro
     }
 }
 
-/// <summary>How the run was set up; <paramref name="Store"/> is the files suite's store (<c>fs</c> or <c>s3</c>), <paramref name="S3Server"/> the S3 server behind it.</summary>
+/// <summary>
+/// How the run was set up; <paramref name="Store"/> is the files suite's store (<c>fs</c> or <c>s3</c>), <paramref name="S3Server"/> the S3 server
+/// behind it; <paramref name="Full"/> whether every suite ran its whole matrix (--full) or its headline rows.
+/// </summary>
 public sealed record BenchSettings(
     IReadOnlyList<string> Suites,
     bool Quick,
@@ -63,7 +66,8 @@ public sealed record BenchSettings(
     bool CpuAffinity,
     string Target,
     string Store = "fs",
-    string? S3Server = null);
+    string? S3Server = null,
+    bool Full = false);
 
 /// <summary>Median, minimum and maximum over the runs.</summary>
 public sealed record Summary(double Median, double Min, double Max)

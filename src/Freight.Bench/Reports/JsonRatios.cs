@@ -11,9 +11,11 @@ public static class JsonRatios
         ScenarioResult? Row(string id, int concurrency) =>
             results.FirstOrDefault(r => r.Scenario == id && r.Verified && (int)r.Parameters["concurrency"] == concurrency);
 
+        // The interval of a speedup is of the runs' responses/s (the inverse of their time per response), paired run by run.
         RatioResult Speedup(string name, string faster, string slower, int concurrency, double? published = null, double? goal = null) =>
-            new(name, $"{slower} c={concurrency} p50 time", $"{faster} c={concurrency} p50 time",
-                Row(slower, concurrency)?.LatencySeconds?.P50 / Row(faster, concurrency)?.LatencySeconds?.P50, published, goal);
+            new RatioResult(name, $"{slower} c={concurrency} p50 time", $"{faster} c={concurrency} p50 time",
+                Row(slower, concurrency)?.LatencySeconds?.P50 / Row(faster, concurrency)?.LatencySeconds?.P50, published, goal)
+                .WithRuns(Row(faster, concurrency)?.RequestsPerSecond?.Samples, Row(slower, concurrency)?.RequestsPerSecond?.Samples);
 
         yield return Speedup("stj vs newtonsoft-buffered, c=1", JsonSuite.Stj, JsonSuite.NewtonsoftBuffered, 1, published: 6.5 / 4, goal: 3);
         yield return Speedup("stj vs newtonsoft-buffered, c=8", JsonSuite.Stj, JsonSuite.NewtonsoftBuffered, 8);
