@@ -43,6 +43,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             await using var rgwLifetime = rgw;
             await using var processes = new FreightProcessSet();
             var targets = new Dictionary<string, BenchTarget>();
+            var counters = new Dictionary<string, InstructionCounter>();
             if (options.Target is null)
             {
                 var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
@@ -51,6 +52,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                     var server = await StartServerAsync(name, work.FullName, rgw, cancellationToken);
                     processes.Add(server);
                     targets[name] = new BenchTarget(server.Http, server.Https, server.CertificateSha256);
+                    counters[name] = await InstructionCounter.ProbeAsync(server.ProcessId, cancellationToken);
                 }
             }
             else
@@ -62,7 +64,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             using var clients = new HttpClients(targets.Values.Select(t => t.CertificateSha256).OfType<string>().ToList());
             var servers = targets.ToDictionary(
                 pair => pair.Key,
-                pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload)));
+                pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload), counters.GetValueOrDefault(pair.Key)));
             var probeScenario = candidates.FirstOrDefault(s => s.Direction == TransferDirection.Probe);
             await using var probe = probeScenario is null ? null : await StartProbeAsync(processes, payload, probeScenario, cancellationToken);
 
@@ -74,6 +76,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             {
                 StartedAt = startedAt,
                 Machine = MachineInfo.Current(),
+                Measures = MeasuresOffered.Of(counters.GetValueOrDefault(TransferScenario.FreightServer) ?? await InstructionCounter.ProbeAsync(null, cancellationToken)),
                 Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)", options.Full),
             };
 
@@ -308,6 +311,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
     private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, LiveCounters live, CancellationToken cancellationToken)
     {
+        var perf = server?.Instructions is { } counter ? await counter.StartAsync(cancellationToken) : null;
         var serverBefore = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var cpuBefore = Environment.CpuUsage.TotalTime;
         var allocatedBefore = GC.GetTotalAllocatedBytes();
@@ -335,7 +339,8 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
         var serverAfter = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
-        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter);
+        var instructions = perf is null ? null : (await perf.StopAsync()).Instructions;
+        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, ServerInstructions: instructions);
     }
 
     private static ScenarioResult Summarize(TransferScenario scenario, long payloadBytes, List<RunSample> samples, string? failure, double? ceiling)

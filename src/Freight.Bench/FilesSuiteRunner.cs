@@ -259,6 +259,8 @@ public sealed class FilesSuiteRunner(
 
     private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
+        // Instructions are Freight's own: not on a peer's rows, nor on S3, where the rows' server cost includes RGW's.
+        var perf = scenario.IsPeer || OnS3 || server.Instructions is null ? null : await server.Instructions.StartAsync(cancellationToken);
         var serverBefore = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var peerBefore = scenario.IsPeer && nginx is not null ? ProcessStatSnapshot.Capture(nginx.ProcessId) : null;
         var s3Before = rgw?.CaptureDataPath();
@@ -287,6 +289,7 @@ public sealed class FilesSuiteRunner(
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
         var serverAfter = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
+        var instructions = perf is null ? null : (await perf.StopAsync()).Instructions;
         var s3After = rgw?.CaptureDataPath();
         double? storeCpu = null;
         if (scenario.IsPeer && peerBefore is not null && ProcessStatSnapshot.Capture(nginx!.ProcessId) is { } peerAfter)
@@ -313,7 +316,7 @@ public sealed class FilesSuiteRunner(
             }
         }
 
-        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu);
+        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu, instructions);
     }
 
     private static Freight.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>

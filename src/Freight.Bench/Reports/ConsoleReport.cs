@@ -51,7 +51,7 @@ public static class ConsoleReport
         if (rows.Count > 1)
         {
             text.AppendLine();
-            AppendTable(text, rows);
+            AppendTable(text, WithInstructions(rows, report));
         }
 
         var json = JsonRows(report);
@@ -93,6 +93,12 @@ public static class ConsoleReport
         }
 
         AppendTable(text, ratios);
+        if (report.Measures is { } measures)
+        {
+            text.AppendLine();
+            text.AppendLine(measures.Describe());
+        }
+
         text.AppendLine();
         text.AppendLine(report.Verified
             ? "every scenario verified (transfers: XXH3-128 and byte count; JSON: records and canonical hash; load: status codes; static: every body byte)"
@@ -224,6 +230,27 @@ public static class ConsoleReport
                     $"  {p.Second + 1,4}s {p.Connections,5} {p.Completions,7} {(p.P99Seconds is { } p99 ? p99.ToString("0.00", CultureInfo.InvariantCulture) : "-"),6} {p.ThreadPoolThreads?.ToString(CultureInfo.InvariantCulture) ?? "-",11} {p.ThreadPoolQueueLength?.ToString(CultureInfo.InvariantCulture) ?? "-",6} {(p.CpuPercent is { } cpu ? cpu.ToString("0", CultureInfo.InvariantCulture) : "-"),6}"));
             }
         }
+    }
+
+    /// <summary>
+    /// The transfer rows with a last column of the server's instructions per byte, where perf counted any (rows are in
+    /// <see cref="ScenarioResult"/> order, the header first); unchanged where it counted none.
+    /// </summary>
+    private static List<string[]> WithInstructions(List<string[]> rows, BenchReport report)
+    {
+        var transfers = report.Results.Where(r => r.Suite is "transfer" or "files" or "tus").ToList();
+        if (!transfers.Any(r => r.Server?.InstructionsPerByte is not null))
+        {
+            return rows;
+        }
+
+        List<string[]> widened = [[.. rows[0], "srv instr/B"]];
+        for (var i = 0; i < transfers.Count; i++)
+        {
+            widened.Add([.. rows[i + 1], transfers[i].Server?.InstructionsPerByte is { } perByte ? F(perByte, "0.00") : ""]);
+        }
+
+        return widened;
     }
 
     /// <summary>Server CPU per GiB; where Freight relays to an S3 server, the S3 server's share in brackets.</summary>
