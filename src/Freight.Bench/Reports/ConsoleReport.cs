@@ -272,7 +272,7 @@ public static class ConsoleReport
         _ => ratio.GoalMet switch { true => "met (no interval)", false => "MISSED (no interval)", null => "not measured" },
     };
 
-    private static string RatioFigure(double v, string unit) =>
+    internal static string RatioFigure(double v, string unit) =>
         F(v, unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
