@@ -34,8 +34,8 @@ public sealed class VerdictsPageTests
     {
         var section = await RenderAsync();
 
-        Assert.Contains("- [verdicts-new.json](verdicts-new.json): 2026-11-25 01:30 UTC, suites files, default, 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (every row); server instructions per byte: no — perf stat: instructions <not supported>", section, StringComparison.Ordinal);
-        Assert.Contains("- [verdicts-old.json](verdicts-old.json): 2026-11-21 10:00 UTC, suites files, tus, default, 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (instructions not recorded", section, StringComparison.Ordinal);
+        Assert.Contains("- [verdicts-new.json](verdicts-new.json): 2026-11-25 01:30 UTC, suites files, default (headline rows), 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (every row); server instructions per byte: no — perf stat: instructions <not supported>", section, StringComparison.Ordinal);
+        Assert.Contains("- [verdicts-old.json](verdicts-old.json): 2026-11-21 10:00 UTC, suites files, tus, every row (before the headline default), 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (instructions not recorded", section, StringComparison.Ordinal);
         Assert.DoesNotContain("no goal", section, StringComparison.Ordinal);
     }
 

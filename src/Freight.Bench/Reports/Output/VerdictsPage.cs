@@ -67,7 +67,8 @@ public static class VerdictsPage
         foreach (var run in newestFirst.Where(r => goals.Any(g => g.Run == r)))
         {
             var settings = run.Report.Settings;
-            var scope = settings.Quick ? "--quick" : settings.Full ? "--full" : "default";
+            // A run from before the headline default (no measures recorded) ran every row, what --full runs now.
+            var scope = settings.Quick ? "--quick" : settings.Full ? "--full" : run.Report.Measures is null ? "every row (before the headline default)" : "default (headline rows)";
             var measures = run.Report.Measures?.Describe() ?? "measures: CPU time per side (instructions not recorded: a run from before they were)";
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"- [{Path.GetFileName(run.Link)}]({run.Link}): {run.Report.StartedAt:yyyy-MM-dd HH:mm} UTC, suites {string.Join(", ", settings.Suites)}, {scope}, {settings.Runs} runs; {run.Report.Machine.Cpus} CPUs, {run.Report.Machine.Processor}; {measures}");
