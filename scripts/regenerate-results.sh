@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the project's published results in docs/results/ on this machine, in one go:
-#   1. measures each suite: ./freight bench --suite SUITE --json docs/results/DATE-SUITE.json (console to DATE-SUITE.txt);
+#   1. measures each suite's whole matrix: ./freight bench --suite SUITE --full --json docs/results/DATE-SUITE.json
+#      (console to DATE-SUITE.txt);
 #   2. renders each result with ./freight report: DATE-SUITE.html (the report with charts) and DATE-SUITE.tables.md
 #      (its tables as Markdown);
 #   3. keeps each suite's first chart as charts/SUITE.svg (standalone SVG), the image the README shows.
@@ -8,7 +9,7 @@
 #
 # usage: scripts/regenerate-results.sh [--quick] [--report-only] [--out DIR] [SUITE...]
 #   SUITE          transfer json threads static files tus (default: all of them; ~25 minutes)
-#   --quick        the bench's --quick sizes (minutes; for a try, not for publishing)
+#   --quick        the bench's --quick rows and sizes instead of --full (minutes; for a try, not for publishing)
 #   --report-only  measure nothing: render the newest existing DATE-SUITE.json of each suite again
 #   --out DIR      write there instead of docs/results (a try that must not replace published figures)
 # Run it alone on the machine: anything else running skews the figures.
@@ -47,7 +48,7 @@ for suite in "${suites[@]}"; do
   else
     json=$results/$date-$suite.json
     echo "regenerate-results: measuring $suite (console in ${json%.json}.txt)"
-    if ! ./freight bench --suite "$suite" "${quick[@]}" --no-progress --json "$json" > "${json%.json}.txt" 2>&1; then
+    if ! ./freight bench --suite "$suite" "${quick[@]:---full}" --no-progress --json "$json" > "${json%.json}.txt" 2>&1; then
       # The result file still lists what was measured; an unverified row carries no figure.
       echo "regenerate-results: $suite did not verify every row; see ${json%.json}.txt" >&2
       failed=1

@@ -26,7 +26,17 @@ public sealed record BenchOptions
 
     public IReadOnlyList<string> Suites { get; init; } = AllSuites;
 
+    /// <summary>
+    /// --quick: the CI smoke. The default run's headline rows (<see cref="Full"/> is false), with shorter runs and
+    /// smaller payloads: every goal row shows, its figures are a check that the bench works, not a measurement.
+    /// </summary>
     public bool Quick { get; init; }
+
+    /// <summary>
+    /// --full: every suite's whole matrix (every variant, size and connection count; what a bench without options ran
+    /// until issue 19). Without it a suite measures only the rows its headline ratios and goals are drawn from.
+    /// </summary>
+    public bool Full { get; init; }
 
     /// <summary>Measured runs per scenario, interleaved across scenarios (default 5; 3 with --quick).</summary>
     public int Runs { get; init; } = 5;
@@ -38,13 +48,16 @@ public sealed record BenchOptions
 
     /// <summary>
     /// Adaptive runs: the most seconds each suite spends adding runs of its goal rows after the minimum, while a goal
-    /// is inconclusive (default 60; 0, the --quick default, adds none). Per suite, so one noisy suite cannot eat
-    /// another's time; the whole run's bound is this times the suites that add runs.
+    /// is inconclusive (default 15, so the default run stays near 5 minutes; 60 with --full; 0, the --quick default,
+    /// adds none). Per suite, so one noisy suite cannot eat another's time; the whole run's bound is this times the
+    /// suites that add runs.
     /// </summary>
-    public double MaxSeconds { get; init; } = 60;
+    public double MaxSeconds { get; init; } = 15;
 
-    /// <summary>Each run repeats the transfer for at least this long (default 1 s; 0.25 s with --quick).</summary>
-    public double RunSeconds { get; init; } = 1.0;
+    /// Each run repeats the transfer for at least this long: 0.5 s by default (25–50 transfers of 20 MiB here, and
+    /// five of them keep the transfer suite's headline rows near 40 s), 1 s with --full, 0.25 s with --quick.
+    /// </summary>
+    public double RunSeconds { get; init; } = 0.5;
 
     /// <summary>Untimed transfers per scenario before the first run (default 0.5 s; 0.25 s with --quick).</summary>
     public double WarmupSeconds { get; init; } = 0.5;
@@ -68,14 +81,17 @@ public sealed record BenchOptions
     /// <summary>Records per JSON response in the json suite (default 80,000 ≈ 26–28 MB, study 2's size).</summary>
     public int JsonRecords { get; init; } = Freight.Lab.Json.LabRecordGenerator.DefaultRecordCount;
 
-    /// <summary>Threads suite: connections at the end of the ramp (default 500, as study 3's load grew).</summary>
-    public int ThreadsRampTo { get; init; } = 500;
+    /// <summary>
+    /// Threads suite: connections at the end of the ramp. Default 200: a 1 s blocking action starves the pool of a
+    /// 2-core server long before (study 3's effect shows at ~30). --full: 500, as study 3's load grew; --quick: 100.
+    /// </summary>
+    public int ThreadsRampTo { get; init; } = 200;
 
     /// <summary>
-    /// Threads suite: ramp length (default 20 s, so every suite fits in about 6 minutes; the study's shape
-    /// already shows; use 60 for a closer reproduction). --quick: 1 → 100 over 8 s.
+    /// Threads suite: ramp length. Default 10 s (the three scenarios then take about a minute with their drain);
+    /// --full: 20 s (use 60 for a closer reproduction of the study); --quick: 8 s.
     /// </summary>
-    public double ThreadsRampSeconds { get; init; } = 20;
+    public double ThreadsRampSeconds { get; init; } = 10;
 
     /// <summary>ASPNETCORE_TEMP of the embedded servers: put it on a slow disk to see study 2's effect.</summary>
     public string? TempDirectory { get; init; }
@@ -102,23 +118,27 @@ public sealed record BenchOptions
     public bool NoReport { get; init; }
 
     public const string Usage = """
-        usage: freight bench [--suite transfer|json|threads|static|files|tus|micro] [--quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
+        usage: freight bench [--suite transfer|json|threads|static|files|tus|micro] [--full | --quick] [--runs N] [--run-seconds S] [--warmup-seconds S]
                              [--max-seconds S]
                              [--size BYTES] [--records N] [--temp-dir DIR] [--ramp-to N] [--ramp-seconds S] [--tus-node-dir DIR]
                              [--store fs|s3] [--micro-job short|default]
                              [--target URL [--certificate-sha256 HEX]] [--json FILE] [--filter TEXT] [--cpu-affinity]
                              [--no-progress] [--no-report]
           --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus, micro only when named)
-          --quick             short runs: every suite in under 3 minutes
-          --runs N            measured runs per scenario, interleaved (default 5; static suite: rounds, default 3)
-          --run-seconds S     each run repeats the transfer for at least S seconds (default 1; static suite: 2)
+                              default: each suite's headline rows (its goals and the studies' main ratios), every
+                              suite in about 5 minutes
+          --full              every suite's whole matrix: every variant, size and connection count (about 18 minutes)
+          --quick             the CI smoke: the default's rows, shorter runs and payloads (about 2 minutes)
+          --runs N            measured runs per scenario, interleaved (default 5, --quick 3; static suite: rounds, default 3)
+          --run-seconds S     each run repeats the transfer for at least S seconds (default 0.5, --full 1, --quick 0.25;
+                              static suite: 1, --full 2)
           --max-seconds S     per suite, the most seconds spent adding runs of goal rows while a goal is
-                              inconclusive (default 60; 0 adds none, the --quick default); never past 30 runs a row
+                              inconclusive (default 15, --full 60; 0 adds none, the --quick default); never past 30 runs a row
           --size BYTES        transfer payload size (default 20971520, study 1's 20 MiB); tus suite: its only size
           --records N         records per JSON response (default 80000, about 26 MB: study 2's size)
           --temp-dir DIR      ASPNETCORE_TEMP of the embedded servers (put it on a slow disk for study 2)
-          --ramp-to N         threads suite: connections at the end of the ramp (default 500)
-          --ramp-seconds S    threads suite: ramp length (default 20; 60 is closer to study 3)
+          --ramp-to N         threads suite: connections at the end of the ramp (default 200, --full 500, --quick 100)
+          --ramp-seconds S    threads suite: ramp length (default 10, --full 20, --quick 8; 60 is closer to study 3)
           --tus-node-dir DIR  tus suite: the @tus/server peer's package (default: peers/tus-node of this clone)
           --store fs|s3       files suite: where the embedded server stores files (default fs, its data directory);
                               s3: in a Ceph RGW the bench starts (scripts/rgw.sh; installed by scripts/install-rgw.sh,
@@ -139,9 +159,9 @@ public sealed record BenchOptions
         error = null;
         var options = new BenchOptions();
         var suites = new List<string>();
-        bool? quick = null;
-        int? runs = null;
-        double? runSeconds = null, warmupSeconds = null, maxSeconds = null;
+        bool quick = false, full = false;
+        int? runs = null, rampTo = null;
+        double? runSeconds = null, warmupSeconds = null, rampSeconds = null, maxSeconds = null;
         for (var i = 0; i < args.Count; i++)
         {
             string Value()
@@ -164,6 +184,9 @@ public sealed record BenchOptions
                         break;
                     case "--quick":
                         quick = true;
+                        break;
+                    case "--full":
+                        full = true;
                         break;
                     case "--runs":
                         runs = PositiveInt(Value(), "--runs");
@@ -195,10 +218,10 @@ public sealed record BenchOptions
                         options = options with { TempDirectory = Path.GetFullPath(Value()) };
                         break;
                     case "--ramp-to":
-                        options = options with { ThreadsRampTo = PositiveInt(Value(), "--ramp-to") };
+                        rampTo = PositiveInt(Value(), "--ramp-to");
                         break;
                     case "--ramp-seconds":
-                        options = options with { ThreadsRampSeconds = PositiveDouble(Value(), "--ramp-seconds") };
+                        rampSeconds = PositiveDouble(Value(), "--ramp-seconds");
                         break;
                     case "--tus-node-dir":
                         options = options with { TusNodeDirectory = Path.GetFullPath(Value()) };
@@ -253,17 +276,25 @@ public sealed record BenchOptions
             }
         }
 
-        var isQuick = quick ?? false;
+        if (quick && full)
+        {
+            error = "--quick and --full exclude each other: --quick is a shorter default run, --full the whole matrix.";
+            return null;
+        }
+
         return options with
         {
             Suites = suites.Count > 0 ? suites : AllSuites,
-            Quick = isQuick,
-            Runs = runs ?? (isQuick ? 3 : 5),
+            Quick = quick,
+            Full = full,
+            Runs = runs ?? (quick ? 3 : 5),
             RunsGiven = runs is not null,
             RunSecondsGiven = runSeconds is not null,
-            RunSeconds = runSeconds ?? (isQuick ? 0.25 : 1.0),
-            WarmupSeconds = warmupSeconds ?? (isQuick ? 0.25 : 0.5),
-            MaxSeconds = maxSeconds ?? (isQuick ? 0 : 60),
+            RunSeconds = runSeconds ?? (quick ? 0.25 : full ? 1.0 : 0.5),
+            MaxSeconds = maxSeconds ?? (quick ? 0 : full ? 60 : 15),
+            WarmupSeconds = warmupSeconds ?? (quick ? 0.25 : 0.5),
+            ThreadsRampTo = rampTo ?? (quick ? 100 : full ? 500 : 200),
+            ThreadsRampSeconds = rampSeconds ?? (quick ? 8 : full ? 20 : 10),
         };
     }
 

@@ -59,8 +59,8 @@ public sealed class FilesSuiteRunner(
 
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
-        var sizes = FilesSuite.Sizes(options.Quick, options.Store);
-        var scenarios = FilesSuite.Create(options.Quick, options.Store)
+        var sizes = FilesSuite.Sizes(options.Quick, options.Store, options.Full);
+        var scenarios = FilesSuite.Create(options.Quick, options.Store, options.Full)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
@@ -274,6 +274,8 @@ public sealed class FilesSuiteRunner(
 
     private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
+        // Instructions are Freight's own: not on a peer's rows, nor on S3, where the rows' server cost includes RGW's.
+        var perf = scenario.IsPeer || OnS3 || server.Instructions is null ? null : await server.Instructions.StartAsync(cancellationToken);
         var serverBefore = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var peerBefore = scenario.IsPeer && nginx is not null ? ProcessStatSnapshot.Capture(nginx.ProcessId) : null;
         var s3Before = rgw?.CaptureDataPath();
@@ -302,6 +304,7 @@ public sealed class FilesSuiteRunner(
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
         var serverAfter = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
+        var instructions = perf is null ? null : (await perf.StopAsync()).Instructions;
         var s3After = rgw?.CaptureDataPath();
         double? storeCpu = null;
         if (scenario.IsPeer && peerBefore is not null && ProcessStatSnapshot.Capture(nginx!.ProcessId) is { } peerAfter)
@@ -328,7 +331,7 @@ public sealed class FilesSuiteRunner(
             }
         }
 
-        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu);
+        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, storeCpu, instructions);
     }
 
     private static Freight.Lab.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
@@ -641,14 +644,23 @@ public sealed class FilesSuiteRunner(
         result.Transfers = samples.Sum(s => s.Transfers);
         result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
         result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
+        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
+        {
+            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
+        };
         if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
         {
+            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
             result.Server = new SideCost(
                 samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
                 AllocatedBytesPerTransfer: scenario.IsPeer ? null : samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
                 WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
-                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null);
+                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null)
+            {
+                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
+                InstructionsPerByte = instructions.Total,
+                InstructionsPerByteSamples = instructions.PerRun,
+            };
         }
 
         return result;

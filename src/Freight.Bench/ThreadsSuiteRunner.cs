@@ -19,7 +19,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
 
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {
-        var (rampTo, rampSeconds) = options.Quick ? (100, 8.0) : (options.ThreadsRampTo, options.ThreadsRampSeconds);
+        var (rampTo, rampSeconds) = (options.ThreadsRampTo, options.ThreadsRampSeconds);
         var scenarios = ThreadsSuite.Create(rampTo, rampSeconds)
             .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
             .ToList();
@@ -63,12 +63,13 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
 
     /// <summary>
     /// The engine check's rounds: interleaved, medians (the two generators share the machine with the server,
-    /// so one round of each can land on a noisy moment).
+    /// so one round of each can land on a noisy moment). The default keeps --full's three rounds (an interval
+    /// needs them) at 2 s: ~100,000 requests a round on /lab/ping here, plenty for a rate.
     /// </summary>
-    private (int Seconds, int Rounds) EngineCheckTiming => options.Quick ? (2, 1) : (5, 3);
+    private (int Seconds, int Rounds) EngineCheckTiming => options.Quick ? (2, 1) : options.Full ? (5, 3) : (2, 3);
 
     /// <summary>How long each generator warms the check's server before either is measured.</summary>
-    private (int Engine, int Wrk) EngineCheckWarmupSeconds => options.Quick ? (1, 1) : (5, 3);
+    private (int Engine, int Wrk) EngineCheckWarmupSeconds => options.Quick ? (1, 1) : options.Full ? (5, 3) : (2, 2);
 
     /// <summary>The engine against a trivial endpoint, then wrk (when installed) on the same server.</summary>
     public const string EngineCheckId = "load/ping";

@@ -1,4 +1,5 @@
 using Freight.Bench;
+using Freight.Bench.Scenarios;
 
 namespace Freight.Bench.Tests;
 
@@ -41,9 +42,10 @@ public sealed class BenchOptionsTests
     }
 
     [Fact]
-    public void Parse_MaxSeconds_SixtyByDefaultNoneWithQuickAndKeptWhenGiven()
+    public void Parse_MaxSeconds_FifteenByDefaultSixtyWithFullNoneWithQuickAndKeptWhenGiven()
     {
-        Assert.Equal(60, BenchOptions.Parse([], out _)!.MaxSeconds);
+        Assert.Equal(15, BenchOptions.Parse([], out _)!.MaxSeconds);
+        Assert.Equal(60, BenchOptions.Parse(["--full"], out _)!.MaxSeconds);
         Assert.Equal(0, BenchOptions.Parse(["--quick"], out _)!.MaxSeconds);
         Assert.Equal(90, BenchOptions.Parse(["--quick", "--max-seconds", "90"], out _)!.MaxSeconds);
         Assert.Equal(0, BenchOptions.Parse(["--max-seconds", "0"], out _)!.MaxSeconds);
@@ -75,5 +77,112 @@ public sealed class BenchOptionsTests
         Assert.Equal(["json"], options!.Suites);
         Assert.Equal(500, options.JsonRecords);
         Assert.Equal(Path.GetFullPath("slow-disk"), options.TempDirectory);
+    }
+
+    [Fact]
+    public void Parse_NoArguments_HeadlineRowsInHalfSecondRuns()
+    {
+        var options = BenchOptions.Parse([], out var error)!;
+
+        Assert.Null(error);
+        Assert.False(options.Full);
+        Assert.False(options.Quick);
+        Assert.Equal((5, 0.5, 0.5), (options.Runs, options.RunSeconds, options.WarmupSeconds));
+        Assert.Equal((200, 10.0), (options.ThreadsRampTo, options.ThreadsRampSeconds));
+    }
+
+    [Fact]
+    public void Parse_Full_IsTheWholeMatrixInOneSecondRuns()
+    {
+        var options = BenchOptions.Parse(["--full"], out var error)!;
+
+        Assert.Null(error);
+        Assert.True(options.Full);
+        Assert.Equal(BenchOptions.AllSuites, options.Suites);
+        Assert.Equal((5, 1.0, 0.5), (options.Runs, options.RunSeconds, options.WarmupSeconds));
+        Assert.Equal((500, 20.0), (options.ThreadsRampTo, options.ThreadsRampSeconds));
+    }
+
+    [Fact]
+    public void Parse_Quick_IsTheDefaultsRowsInShorterRuns()
+    {
+        var options = BenchOptions.Parse(["--quick"], out var error)!;
+
+        Assert.Null(error);
+        Assert.True(options.Quick);
+        Assert.False(options.Full);
+        Assert.Equal((3, 0.25, 0.25), (options.Runs, options.RunSeconds, options.WarmupSeconds));
+        Assert.Equal((100, 8.0), (options.ThreadsRampTo, options.ThreadsRampSeconds));
+    }
+
+    [Fact]
+    public void Parse_QuickAndFull_IsRejected()
+    {
+        Assert.Null(BenchOptions.Parse(["--quick", "--full"], out var error));
+        Assert.Contains("--quick and --full", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Parse_GivenValues_WinOverTheScopesDefaults()
+    {
+        var options = BenchOptions.Parse(["--quick", "--run-seconds", "2", "--ramp-to", "50", "--ramp-seconds", "30"], out _)!;
+
+        Assert.Equal((2.0, 50, 30.0), (options.RunSeconds, options.ThreadsRampTo, options.ThreadsRampSeconds));
+    }
+
+    [Fact]
+    public void TransferSuite_Default_IsTheHeadlineRowsOnly()
+    {
+        var headline = TransferSuite.Create(full: false);
+
+        Assert.Equal(
+            [
+                "tcp/loopback", "download/stream-4k", "download/stream-default", "download/stream-64k", "download/bytes", "download/pipewriter",
+                "download/file", "download/freight", "upload/iformfile", "upload/multipart-reader", "upload/multipart-freight", "upload/freight",
+            ],
+            headline.Select(s => s.Id));
+        Assert.All(headline.Where(s => s.Direction != TransferDirection.Probe), s => Assert.Equal("http h1 memory 64K", s.Describe()));
+    }
+
+    [Fact]
+    public void TransferSuite_Full_IsEveryScenarioOfTheMatrix()
+    {
+        var full = TransferSuite.Create(full: true);
+
+        Assert.Equal(34, full.Count);
+        Assert.Contains(full, s => s.Scheme == "https" && s.Protocol == "h2");
+        Assert.Contains(full, s => s.Server == TransferScenario.StockPoolServer);
+        Assert.Equal(TransferSuite.Create().Count, full.Count);
+    }
+
+    [Fact]
+    public void FilesSuite_Sizes_DefaultOneGiBFullBothQuickQuarterGiB()
+    {
+        Assert.Equal([1L << 30], FilesSuite.Sizes(quick: false, full: false));
+        Assert.Equal([20L << 20, 1L << 30], FilesSuite.Sizes(quick: false, full: true));
+        Assert.Equal([256L << 20], FilesSuite.Sizes(quick: true, full: false));
+        Assert.Equal(6, FilesSuite.Create(quick: false, full: false).Count);
+    }
+
+    [Fact]
+    public void StaticSuite_DefaultAndQuick_AreTheGoalRowsAtThirtyTwoConnections()
+    {
+        foreach (var rows in new[] { StaticSuite.Create(quick: false, full: false), StaticSuite.Create(quick: true, full: false), StaticSuite.Create(quick: true) })
+        {
+            Assert.Equal(12, rows.Count);
+            Assert.All(rows, r => Assert.Equal((StaticSuite.GoalConnections, StaticScenario.Engine), (r.Connections, r.Generator)));
+            Assert.Equal([StaticSuite.Nginx, StaticSuite.Freight, StaticSuite.StaticFiles], rows.Select(r => r.Id).Distinct().Order(StringComparer.Ordinal));
+        }
+
+        var full = StaticSuite.Create(quick: false, full: true);
+        Assert.Equal(4 * 3 * 4, full.Count(r => r.Generator == StaticScenario.Engine));
+        Assert.Equal(4 * 2, full.Count(r => r.Generator == StaticScenario.Wrk));
+    }
+
+    [Fact]
+    public void JsonSuite_DefaultOneClientFullAlsoEight()
+    {
+        Assert.Equal([1], JsonSuite.Create(1000, full: false).Select(s => s.Concurrency).Distinct());
+        Assert.Equal([1, 8], JsonSuite.Create(1000, full: true).Select(s => s.Concurrency).Distinct());
     }
 }

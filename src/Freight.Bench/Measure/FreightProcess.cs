@@ -27,6 +27,9 @@ public sealed class FreightProcess : IAsyncDisposable
 
     public Uri? Https => Listening.FirstOrDefault(u => u.Scheme == "https");
 
+    /// <summary>The process id, for tools that attach to it (<see cref="InstructionCounter"/>).</summary>
+    public int ProcessId => _process.Id;
+
     /// <summary>
     /// <c>freight serve</c> on HTTP and HTTPS loopback ports with <paramref name="dataDirectory"/>;
     /// <paramref name="temporaryDirectory"/> becomes its ASPNETCORE_TEMP.

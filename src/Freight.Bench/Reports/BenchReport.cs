@@ -28,6 +28,9 @@ public sealed class BenchReport
 
     public required BenchSettings Settings { get; init; }
 
+    /// <summary>Which cost measures this machine offered the run (CPU time always; instructions where perf can count them).</summary>
+    public MeasuresOffered? Measures { get; init; }
+
     public bool Verified { get; set; }
 
     public List<ScenarioResult> Results { get; init; } = [];
@@ -59,7 +62,10 @@ public sealed record MachineInfo(int Cpus, string Os, string Runtime, string Pro
     }
 }
 
-/// <summary>How the run was set up; <paramref name="Store"/> is the files suite's store (<c>fs</c> or <c>s3</c>), <paramref name="S3Server"/> the S3 server behind it.</summary>
+/// <summary>
+/// How the run was set up; <paramref name="Store"/> is the files suite's store (<c>fs</c> or <c>s3</c>), <paramref name="S3Server"/> the S3 server
+/// behind it; <paramref name="Full"/> whether every suite ran its whole matrix (--full) or its headline rows.
+/// </summary>
 public sealed record BenchSettings(
     IReadOnlyList<string> Suites,
     bool Quick,
@@ -70,7 +76,26 @@ public sealed record BenchSettings(
     bool CpuAffinity,
     string Target,
     string Store = "fs",
-    string? S3Server = null);
+    string? S3Server = null,
+    bool Full = false);
+
+/// <summary>
+/// The cost measures a run had: each side's CPU time (always, from the kernel's accounting), and the embedded server's
+/// instructions per byte where <c>perf stat -e instructions</c> could count them; <paramref name="InstructionsUnavailable"/>
+/// says why not (no perf, no hardware counter, perf_event_paranoid, a --target).
+/// </summary>
+public sealed record MeasuresOffered(bool CpuTime, bool Instructions, string? InstructionsUnavailable)
+{
+    public static MeasuresOffered Of(Measure.InstructionCounter counter)
+    {
+        ArgumentNullException.ThrowIfNull(counter);
+        return new(true, counter.Available, counter.Unavailable);
+    }
+
+    /// <summary>The console's and the verdicts page's line.</summary>
+    public string Describe() =>
+        "measures: CPU time per side (every row); server instructions per byte: " + (Instructions ? "yes (perf stat)" : $"no — {InstructionsUnavailable}");
+}
 
 /// <summary>Median, minimum and maximum over the runs.</summary>
 public sealed record Summary(double Median, double Min, double Max)
@@ -114,6 +139,17 @@ public sealed record SideCost(
 {
     /// <summary>Allocated bytes per transfer in each run, in run order (where a suite keeps them): what an allocation goal's interval is drawn from.</summary>
     public IReadOnlyList<double>? AllocatedBytesPerTransferRuns { get; init; }
+    /// <summary>
+    /// <see cref="CpuSecondsPerGiB"/> of each measured run, in run order (run i interleaved with run i of the other
+    /// rows): what a cost goal's interval is drawn from. Null where the cost is not known per run.
+    /// </summary>
+    public IReadOnlyList<double>? CpuSecondsPerGiBSamples { get; init; }
+
+    /// <summary>Instructions the process retired per byte moved, over every run (<c>perf stat</c>); null where the machine cannot count them.</summary>
+    public double? InstructionsPerByte { get; init; }
+
+    /// <summary><see cref="InstructionsPerByte"/> of each measured run, in run order.</summary>
+    public IReadOnlyList<double>? InstructionsPerByteSamples { get; init; }
 }
 
 /// <summary>

@@ -51,7 +51,7 @@ public static class ConsoleReport
         if (rows.Count > 1)
         {
             text.AppendLine();
-            AppendTable(text, rows);
+            AppendTable(text, WithInstructions(rows, report));
         }
 
         var json = JsonRows(report);
@@ -115,6 +115,12 @@ public static class ConsoleReport
         {
             text.AppendLine();
             text.AppendLine(SuiteCheck.UnreliableText);
+        }
+
+        if (report.Measures is { } measures)
+        {
+            text.AppendLine();
+            text.AppendLine(measures.Describe());
         }
 
         text.AppendLine();
@@ -281,6 +287,27 @@ public static class ConsoleReport
         }
     }
 
+    /// <summary>
+    /// The transfer rows with a last column of the server's instructions per byte, where perf counted any (rows are in
+    /// <see cref="ScenarioResult"/> order, the header first); unchanged where it counted none.
+    /// </summary>
+    private static List<string[]> WithInstructions(List<string[]> rows, BenchReport report)
+    {
+        var transfers = report.Results.Where(r => r.Suite is "transfer" or "files" or "tus").ToList();
+        if (!transfers.Any(r => r.Server?.InstructionsPerByte is not null))
+        {
+            return rows;
+        }
+
+        List<string[]> widened = [[.. rows[0], "srv instr/B"]];
+        for (var i = 0; i < transfers.Count; i++)
+        {
+            widened.Add([.. rows[i + 1], transfers[i].Server?.InstructionsPerByte is { } perByte ? F(perByte, "0.00") : ""]);
+        }
+
+        return widened;
+    }
+
     /// <summary>Server CPU per GiB; where Freight relays to an S3 server, the S3 server's share in brackets.</summary>
     private static string ServerCpu(SideCost? server) => server?.CpuSecondsPerGiB is not { } total
         ? ""
@@ -304,7 +331,7 @@ public static class ConsoleReport
     internal static string LevelNote(Verdicts.RatioInterval interval) =>
         interval.Level == Verdicts.RatioStatistics.Level ? "" : " at " + F(interval.Level * 100, "0.#") + "%";
 
-    private static string RatioFigure(double v, string unit) =>
+    internal static string RatioFigure(double v, string unit) =>
         F(v, unit == " GB/s" ? "0.0" : unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";

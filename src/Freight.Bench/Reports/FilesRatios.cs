@@ -21,6 +21,13 @@ public static class FilesRatios
         {
             yield return control;
         }
+
+        // Issue 20's cost goals: Freight's server spends no more CPU per GiB than nginx's on the same transfer.
+        yield return ServerCpu($"server CPU s/GiB: files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet);
+        yield return ServerCpu($"server CPU s/GiB: files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut);
+
+        RatioResult ServerCpu(string name, string numerator, string denominator) =>
+            CostRatio.ServerCpu(name, numerator, denominator, Row(results, numerator, size)?.Server, Row(results, denominator, size)?.Server, 1.0);
     }
 
     /// <summary>

@@ -28,6 +28,7 @@ public static class ReportCommand
         }
 
         var sources = new List<CompareSource>();
+        var runs = new List<VerdictsPage.Run>();
         foreach (var path in options.Files)
         {
             var (report, loadError) = await CompareCommand.LoadAsync(path, cancellationToken);
@@ -38,6 +39,7 @@ public static class ReportCommand
             }
 
             sources.Add(new CompareSource(CompareCommand.ColumnName(path, options.Files), report));
+            runs.Add(new VerdictsPage.Run(VerdictsLink(path, options.Verdicts), report));
         }
 
         var model = ReportBuilder.Build(sources, options.NoisePercent);
@@ -65,6 +67,14 @@ public static class ReportCommand
                 await output.WriteLineAsync($"csv: {directory} ({written.Count} files)");
             }
 
+            if (options.Verdicts is { } page)
+            {
+                target = page;
+                var existing = File.Exists(page) ? await File.ReadAllTextAsync(page, cancellationToken) : null;
+                await File.WriteAllTextAsync(page, VerdictsPage.Rewrite(existing, VerdictsPage.Render(runs)), cancellationToken);
+                await output.WriteLineAsync($"verdicts: {page}");
+            }
+
             if (options.SvgDirectory is { } charts)
             {
                 target = charts;
@@ -80,4 +90,8 @@ public static class ReportCommand
 
         return 0;
     }
+
+    /// <summary>A result file as the verdicts page links to it: relative to the page's folder, with forward slashes.</summary>
+    private static string VerdictsLink(string path, string? page) =>
+        (page is null ? path : Path.GetRelativePath(Path.GetDirectoryName(Path.GetFullPath(page))!, Path.GetFullPath(path))).Replace('\\', '/');
 }

@@ -15,10 +15,13 @@ public sealed record ReportOptions
 
     public string? SvgDirectory { get; init; }
 
+    /// <summary>The page whose verdicts section to rewrite (docs/results/README.md).</summary>
+    public string? Verdicts { get; init; }
+
     public double NoisePercent { get; init; } = CompareReport.DefaultNoisePercent;
 
     public const string Usage = """
-        usage: freight report RESULT.json [MORE.json...] [--html FILE] [--markdown FILE] [--csv DIR] [--svg DIR] [--noise PCT]
+        usage: freight report RESULT.json [MORE.json...] [--html FILE] [--markdown FILE] [--csv DIR] [--svg DIR] [--verdicts FILE] [--noise PCT]
           renders freight bench result files: the machine and settings, per study a bar chart of our variants, the
           peers and the published figures, latency percentile curves and per-second series of the load scenarios,
           the ratios, and with several files the compare tables (as freight compare); at least one output:
@@ -26,6 +29,8 @@ public sealed record ReportOptions
           --markdown FILE  the tables as GitHub Markdown, for a pull request or a README
           --csv DIR        one CSV file per table (RFC 4180, invariant culture), DIR created if missing
           --svg DIR        one standalone SVG file per chart (for a README), DIR created if missing
+          --verdicts FILE  rewrites FILE's verdicts section (added at its end when it has none): each goal's
+                           verdict, estimate and interval from the newest of the files that measured it, linked
           --noise PCT      compare tables: changes below PCT% are not marked (default 1)
         exit code 0, 1 when a file cannot be read or written, 2 on a usage error
         """;
@@ -36,7 +41,7 @@ public sealed record ReportOptions
         ArgumentNullException.ThrowIfNull(args);
         error = null;
         var files = new List<string>();
-        string? html = null, markdown = null, csv = null, svg = null;
+        string? html = null, markdown = null, csv = null, svg = null, verdicts = null;
         var noise = CompareReport.DefaultNoisePercent;
         for (var i = 0; i < args.Count; i++)
         {
@@ -47,7 +52,7 @@ public sealed record ReportOptions
                 continue;
             }
 
-            if (arg is not ("--html" or "--markdown" or "--csv" or "--svg" or "--noise"))
+            if (arg is not ("--html" or "--markdown" or "--csv" or "--svg" or "--verdicts" or "--noise"))
             {
                 error = $"unknown option '{arg}'.";
                 return null;
@@ -74,6 +79,9 @@ public sealed record ReportOptions
                 case "--svg":
                     svg = value;
                     break;
+                case "--verdicts":
+                    verdicts = value;
+                    break;
                 default:
                     if (!double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out noise) || !(noise >= 0))
                     {
@@ -91,12 +99,12 @@ public sealed record ReportOptions
             return null;
         }
 
-        if (html is null && markdown is null && csv is null && svg is null)
+        if (html is null && markdown is null && csv is null && svg is null && verdicts is null)
         {
-            error = "report needs an output: --html FILE, --markdown FILE, --csv DIR or --svg DIR.";
+            error = "report needs an output: --html FILE, --markdown FILE, --csv DIR, --svg DIR or --verdicts FILE.";
             return null;
         }
 
-        return new ReportOptions { Files = files, Html = html, Markdown = markdown, CsvDirectory = csv, SvgDirectory = svg, NoisePercent = noise };
+        return new ReportOptions { Files = files, Html = html, Markdown = markdown, CsvDirectory = csv, SvgDirectory = svg, Verdicts = verdicts, NoisePercent = noise };
     }
 }

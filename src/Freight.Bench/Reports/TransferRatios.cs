@@ -41,6 +41,15 @@ public static class TransferRatios
         if (best is not null)
         {
             yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.0);
+
+            // Issue 20's cost goal beside it: against the same fastest other variant, no more server CPU per GiB.
+            yield return CostRatio.ServerCpu(
+                "server CPU s/GiB: download-freight / best other download",
+                $"download/freight ({Http1Memory64K})",
+                $"{best.Scenario} ({Http1Memory64K})",
+                Row("download/freight", Http1Memory64K)?.Server,
+                best.Server,
+                1.0);
         }
 
         const string StockPool = Http1Memory64K + " stock-pool";

@@ -15,11 +15,14 @@ public static class JsonSuite
     public const string Stj = "json/stj";
     public const string StjStream = "json/stj-stream";
 
-    /// <summary>The published total times are for one response on the study's hosts (seconds).</summary>
-    public static IReadOnlyList<JsonScenario> Create(int records)
+    /// <summary>
+    /// The published total times are for one response on the study's hosts (seconds). <paramref name="full"/>: one
+    /// client and eight at once; otherwise one client, where the study measured and every goal is stated.
+    /// </summary>
+    public static IReadOnlyList<JsonScenario> Create(int records, bool full = true)
     {
         var scenarios = new List<JsonScenario>();
-        foreach (var concurrency in new[] { 1, 8 })
+        foreach (var concurrency in full ? new[] { 1, 8 } : [1])
         {
             var published = concurrency == 1;
             scenarios.Add(new(NewtonsoftBuffered, concurrency, records, published ? new PublishedFigure(6.5, "s", 2, "J1 local; 20+ s slow disk") : null));

@@ -23,15 +23,27 @@ public static class StaticSuite
     public const int GoalConnections = 32;
 
     /// <summary>
-    /// Every row, grouped by (file size, connections) in the order they run. <paramref name="quick"/>: 32
-    /// connections only. Rows of <see cref="Nginx"/> are included; the runner drops them when nginx is missing.
+    /// The rows, grouped by (file size, connections) in the order they run. <paramref name="full"/> (and not
+    /// <paramref name="quick"/>): every variant at 10, 32 and 256 connections, and wrk's rows. Otherwise the
+    /// headline rows the goals are drawn from: the stock StaticFiles, Freight and nginx at 32 connections. Rows of
+    /// <see cref="Nginx"/> are included; the runner drops them when nginx is missing.
     /// </summary>
-    public static IReadOnlyList<StaticScenario> Create(bool quick)
+    public static IReadOnlyList<StaticScenario> Create(bool quick, bool full = true)
     {
+        if (quick || !full)
+        {
+            return [.. FileSizes.SelectMany(size => new StaticScenario[]
+            {
+                new(StaticFiles, size, GoalConnections, Published: Study(size, GoalConnections, baseline: true)),
+                new(Freight, size, GoalConnections, Published: Study(size, GoalConnections, baseline: false)),
+                new(Nginx, size, GoalConnections, Published: NginxReference(size, GoalConnections)),
+            })];
+        }
+
         var rows = new List<StaticScenario>();
         foreach (var size in FileSizes)
         {
-            foreach (var connections in quick ? [GoalConnections] : ConnectionCounts)
+            foreach (var connections in ConnectionCounts)
             {
                 rows.Add(new(StaticFiles, size, connections, Published: Study(size, connections, baseline: true)));
                 rows.Add(new(ResultsFile, size, connections));

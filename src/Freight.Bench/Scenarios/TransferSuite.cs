@@ -14,7 +14,26 @@ public static class TransferSuite
 
     private static PublishedFigure Study1(double mibPerSecond, string label) => new(mibPerSecond, "MiB/s", 1, label);
 
-    public static IReadOnlyList<TransferScenario> Create() =>
+    /// <summary>The uploads among the headline rows: study 1's U1 and U2, Freight's multipart parser and raw upload.</summary>
+    private static readonly HashSet<string> HeadlineUploads = ["upload/iformfile", "upload/multipart-reader", "upload/multipart-freight", "upload/freight"];
+
+    /// <summary><paramref name="full"/>: every scenario; otherwise the headline ones (see <see cref="IsHeadline"/>).</summary>
+    public static IReadOnlyList<TransferScenario> Create(bool full = true) => full ? All() : [.. All().Where(IsHeadline)];
+
+    /// <summary>
+    /// True for the rows the default run's headline ratios and goals are drawn from: study 1's D1/D2 and U1/U2, every
+    /// HTTP/1.1 download (the "best other download" goal needs them all), Freight's multipart and raw upload, and the
+    /// TCP ceiling — on the default server, cleartext, from memory, known length, 64 KiB client buffers.
+    /// </summary>
+    public static bool IsHeadline(TransferScenario scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        return scenario.Direction == TransferDirection.Probe
+            || (scenario is { Server: TransferScenario.FreightServer, Scheme: "http", Protocol: "http/1.1", Source: "memory", Sink: "memory", ChunkedBody: false, ClientBufferBytes: 64 * K }
+                && (scenario.Direction == TransferDirection.Download || HeadlineUploads.Contains(scenario.Id)));
+    }
+
+    private static IReadOnlyList<TransferScenario> All() =>
     [
         // The sink (another process) receives into 1 MiB; sending 1 MiB at a time measured best here:
         // 64 KiB ~1.6 GiB/s, 256 KiB ~2.1, 1 MiB ~2.9, 4 MiB ~2.9 (iperf3, 128 KiB writes: ~2.6).

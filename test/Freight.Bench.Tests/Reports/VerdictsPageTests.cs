@@ -1,0 +1,99 @@
+using Freight.Bench.Reports;
+using Freight.Bench.Reports.Output;
+
+namespace Freight.Bench.Tests.Reports;
+
+/// <summary>
+/// The verdicts page (docs/results/README.md's section): `freight report RUNS… --verdicts FILE` on two small fixture
+/// runs, each goal's verdict from the newest run that measured it.
+/// </summary>
+public sealed class VerdictsPageTests
+{
+    private static readonly string Fixtures = Path.Combine(AppContext.BaseDirectory, "Reports", "Fixtures");
+
+    [Fact]
+    public async Task ReportVerdicts_TwoRuns_EachGoalFromTheNewestRunThatMeasuredIt()
+    {
+        var section = await RenderAsync();
+
+        var rows = section.Split('\n').Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
+        Assert.Equal(
+            string.Join('\n',
+            [
+                "| goal | verdict | estimate | 95 % interval | runs | from |",
+                "| files/get / nginx-get, 1 GiB ≥ 0.85× | met | 0.931× | 0.881–0.984× | 5 | [verdicts-new.json](verdicts-new.json) |",
+                "| server CPU s/GiB: files/put / nginx-put, 1 GiB ≤ 1.0× | MISSED | 1.874× | 1.702–2.063× | 5 | [verdicts-new.json](verdicts-new.json) |",
+                "| files/put / nginx-put, 1 GiB ≥ 1.0× | inconclusive | 0.969× | 0.902–1.041× | 5 | [verdicts-new.json](verdicts-new.json) |",
+                "| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |",
+            ]),
+            string.Join('\n', rows));
+    }
+
+    [Fact]
+    public async Task ReportVerdicts_Runs_SayTheirScopeAndTheMeasuresTheMachineOffered()
+    {
+        var section = await RenderAsync();
+
+        Assert.Contains("- [verdicts-new.json](verdicts-new.json): 2026-11-25 01:30 UTC, suites files, default (headline rows), 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (every row); server instructions per byte: no — perf stat: instructions <not supported>", section, StringComparison.Ordinal);
+        Assert.Contains("- [verdicts-old.json](verdicts-old.json): 2026-11-21 10:00 UTC, suites files, tus, every row (before the headline default), 5 runs; 2 CPUs, AMD EPYC; measures: CPU time per side (instructions not recorded", section, StringComparison.Ordinal);
+        Assert.DoesNotContain("no goal", section, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ReportVerdicts_PageWithASection_RewritesOnlyTheSection()
+    {
+        var directory = Directory.CreateTempSubdirectory("freight-verdicts-");
+        try
+        {
+            var page = Path.Combine(directory.FullName, "README.md");
+            await File.WriteAllTextAsync(page, $"# Measured results\n\nbefore\n\n{VerdictsPage.Begin}\nstale verdicts\n{VerdictsPage.End}\n\nafter\n");
+
+            var (exit, _, error) = await RunAsync(page);
+
+            Assert.True(exit == 0, error);
+            var written = await File.ReadAllTextAsync(page);
+            Assert.StartsWith($"# Measured results\n\nbefore\n\n{VerdictsPage.Begin}\n## Verdicts\n", written, StringComparison.Ordinal);
+            Assert.EndsWith($"{VerdictsPage.End}\n\nafter\n", written, StringComparison.Ordinal);
+            Assert.DoesNotContain("stale verdicts", written, StringComparison.Ordinal);
+
+            // The links are relative to the page: the fixtures are elsewhere.
+            Assert.Contains($"]({Path.GetRelativePath(directory.FullName, Path.Combine(Fixtures, "verdicts-new.json"))})", written, StringComparison.Ordinal);
+
+            // Run again: the page is the same (nothing appended twice).
+            await RunAsync(page);
+            Assert.Equal(written, await File.ReadAllTextAsync(page));
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public void Rewrite_PageWithoutASection_AppendsIt()
+    {
+        var page = VerdictsPage.Rewrite("# Measured results\n\ntext\n", $"{VerdictsPage.Begin}\nsection\n{VerdictsPage.End}\n");
+
+        Assert.Equal($"# Measured results\n\ntext\n\n{VerdictsPage.Begin}\nsection\n{VerdictsPage.End}\n", page);
+    }
+
+    private static async Task<string> RenderAsync()
+    {
+        var runs = new List<VerdictsPage.Run>();
+        foreach (var name in new[] { "verdicts-old.json", "verdicts-new.json" })
+        {
+            var (report, error) = await CompareCommand.LoadAsync(Path.Combine(Fixtures, name), CancellationToken.None);
+            runs.Add(new VerdictsPage.Run(name, report ?? throw new InvalidOperationException(error)));
+        }
+
+        return VerdictsPage.Render(runs);
+    }
+
+    private static async Task<(int Exit, string Output, string Error)> RunAsync(string page)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var exit = await ReportCommand.RunAsync([Path.Combine(Fixtures, "verdicts-new.json"), Path.Combine(Fixtures, "verdicts-old.json"), "--verdicts", page], output, error);
+        return (exit, output.ToString(), error.ToString());
+    }
+}
