@@ -3,6 +3,7 @@ using Freight.Digests;
 using Freight.Multipart;
 using Freight.Server.Errors;
 using Freight.Storage;
+using Freight.Telemetry;
 using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
 
@@ -23,6 +24,7 @@ internal static class FileUpload
             var buffer = result.Buffer;
             try
             {
+                FreightTelemetry.UploadBytes.Add(buffer.Length, FreightTelemetry.Put);
                 if (writer.Length + buffer.Length > maxBytes)
                 {
                     throw TooLarge(maxBytes);
@@ -59,6 +61,7 @@ internal static class FileUpload
             while (true)
             {
                 var chunk = await reader.ReadSectionDataAsync(cancellationToken);
+                FreightTelemetry.UploadBytes.Add(chunk.Data.Length, FreightTelemetry.Multipart);
                 if (writer.Length + chunk.Data.Length > maxBytes)
                 {
                     throw TooLarge(maxBytes);
@@ -85,19 +88,25 @@ internal static class FileUpload
     /// <summary>Every digest the client sent that differs from what arrived, as one 400 problem; nothing when all match.</summary>
     public static void Verify(ComputedDigests computed, IReadOnlyDictionary<string, byte[]> content, IReadOnlyDictionary<string, byte[]> representation, byte[]? md5)
     {
-        var mismatches = computed.Verify(content).Select(m => $"Content-Digest {m}")
-            .Concat(computed.Verify(representation).Select(m => $"Repr-Digest {m}"))
+        var mismatches = computed.Verify(content).Select(m => $"Content-Digest {Counted(m)}")
+            .Concat(computed.Verify(representation).Select(m => $"Repr-Digest {Counted(m)}"))
             .ToList();
         if (md5 is not null && computed.Verify(DigestAlgorithm.Md5, md5) is { } md5Mismatch)
         {
-            mismatches.Add($"Content-MD5 {md5Mismatch}");
+            mismatches.Add($"Content-MD5 {Counted(md5Mismatch)}");
         }
 
         if (mismatches.Count > 0)
         {
-            throw new ProblemException(StatusCodes.Status400BadRequest, "Digest mismatch",
+            throw new ProblemException(StatusCodes.Status400BadRequest, ProblemException.DigestMismatchTitle,
                 $"The body that arrived does not match the digest sent ({string.Join("; ", mismatches)}); nothing was stored.");
         }
+    }
+
+    private static DigestMismatch Counted(DigestMismatch mismatch)
+    {
+        FreightTelemetry.DigestMismatch(mismatch.Algorithm.Name);
+        return mismatch;
     }
 
     /// <summary>The algorithms to compute: what the client sent, plus SHA-256 when configured or asked for.</summary>

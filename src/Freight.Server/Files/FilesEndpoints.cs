@@ -8,12 +8,14 @@ using Freight.Multipart;
 using Freight.Server.Errors;
 using Freight.Server.Hosting;
 using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Net.Http.Headers;
 
 namespace Freight.Server.Files;
@@ -35,7 +37,7 @@ public static class FilesEndpoints
     {
         ArgumentNullException.ThrowIfNull(endpoints);
         var services = endpoints.ServiceProvider;
-        var store = services.GetRequiredKeyedService<IObjectStore>(StoreKey);
+        var store = InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(StoreKey));
         var options = services.GetRequiredService<FilesOptions>();
         var access = services.GetRequiredService<FilesAccess>();
         var limiter = services.GetRequiredService<UploadLimiter>();
@@ -56,6 +58,7 @@ public static class FilesEndpoints
     {
         var request = context.Request;
         access.Demand(request, write: true);
+        var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Put, request.RouteValues["path"] as string);
         var key = FilesRequest.Key(request);
         if (request.Headers.ContentEncoding.Count > 0 && !string.Equals(request.Headers.ContentEncoding.ToString(), "identity", StringComparison.OrdinalIgnoreCase))
         {
@@ -99,6 +102,7 @@ public static class FilesEndpoints
             throw FilesRequest.PreconditionFailed();
         }
 
+        telemetry.Complete(info.Length);
         var response = context.Response;
         response.Headers.ETag = info.ETag;
         if (computed.TryGetDigest(DigestAlgorithm.Sha256, out var sha256))
@@ -144,6 +148,7 @@ public static class FilesEndpoints
                 continue;
             }
 
+            var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Multipart, part.FileName);
             if (!prefix.TryAppend(Path.GetFileName(part.FileName), out var key, out var error))
             {
                 throw new ProblemException(StatusCodes.Status400BadRequest, "Invalid file name", $"The part's filename '{part.FileName}': {error}");
@@ -156,6 +161,7 @@ public static class FilesEndpoints
             var info = await writer.CommitAsync(
                 new ObjectCommit { ETag = computed.EntityTag, ContentType = part.ContentType, Digests = FileUpload.Keep(computed) },
                 context.RequestAborted);
+            telemetry.Complete(info.Length);
             stored.Add(StoredFile.From(info));
         }
 
@@ -196,6 +202,7 @@ public static class FilesEndpoints
         var request = context.Request;
         access.Demand(request, write: false);
         var key = FilesRequest.Key(request);
+        using var download = HttpMethods.IsGet(request.Method) ? DownloadTelemetry.Start(key.Value) : null;
         await using var reader = await store.OpenReadAsync(key.Value, context.RequestAborted) ?? throw FilesRequest.NotFound(key);
         var info = reader.Info;
         var contentType = info.ContentType ?? (ContentTypes.TryGetContentType(key.Name, out var known) ? known : "application/octet-stream");
@@ -216,6 +223,8 @@ public static class FilesEndpoints
         {
             await FileResponder.SendAsync(context, representation, reader.FileHandle);
         }
+
+        DownloadTelemetry.Complete(download, context.Response);
     }
 
     private static async Task DeleteAsync(HttpContext context, IObjectStore store, FilesAccess access)
@@ -292,6 +301,7 @@ public static class FilesEndpoints
             catch (IOException full) when (OutOfSpace.Is(full))
             {
                 // Keeping it only spares the next request the read: a full disk must not fail a download.
+                FilesLog.DigestNotKept(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger("Freight.Files"), info.Key, algorithm.Name, full.Message);
             }
         }
 
