@@ -129,7 +129,7 @@ internal sealed class InstrumentedObjectStore : IObjectStore
 
         public async ValueTask<ObjectInfo> CommitAsync(ObjectCommit commit, CancellationToken cancellationToken = default)
         {
-            var operation = StoreOperation.Start(kind, StoreOperation.Commit, writer.Key);
+            var operation = StoreOperation.Start(kind, StoreOperation.Commit, writer.Key, writer.Length);
             try
             {
                 var info = await writer.CommitAsync(commit, cancellationToken);

@@ -90,7 +90,7 @@ internal sealed class InstrumentedResumableUploadStore : IResumableUploadStore
 
     public async ValueTask<ObjectInfo> CompleteAsync(ResumableUpload upload, string key, ObjectCommit commit, CancellationToken cancellationToken = default)
     {
-        var operation = StoreOperation.Start(_kind, StoreOperation.CompleteUpload, key);
+        var operation = StoreOperation.Start(_kind, StoreOperation.CompleteUpload, key, upload.Length);
         try
         {
             var info = await _store.CompleteAsync(upload, key, commit, cancellationToken);

@@ -27,7 +27,7 @@ internal readonly struct StoreOperation
     private readonly long _started;
     private readonly Activity? _activity;
 
-    private StoreOperation(KeyValuePair<string, object?> kind, string operation, string key)
+    private StoreOperation(KeyValuePair<string, object?> kind, string operation, string key, long? bytes)
     {
         _kind = kind;
         _operation = new KeyValuePair<string, object?>(FreightTelemetry.StoreOperationTag, operation);
@@ -38,11 +38,15 @@ internal readonly struct StoreOperation
             _activity.SetTag(kind.Key, kind.Value);
             _activity.SetTag(FreightTelemetry.StoreOperationTag, operation);
             _activity.SetTag(FreightTelemetry.KeyTag, key);
+            if (bytes is { } length)
+            {
+                _activity.SetTag(FreightTelemetry.BytesTag, length);
+            }
         }
     }
 
-    /// <summary>Starts timing <paramref name="operation"/> (one of the constants) on <paramref name="key"/>.</summary>
-    public static StoreOperation Start(KeyValuePair<string, object?> kind, string operation, string key) => new(kind, operation, key);
+    /// <summary>Starts timing <paramref name="operation"/> (one of the constants) on <paramref name="key"/>, of <paramref name="bytes"/> when it moves a known length (a commit).</summary>
+    public static StoreOperation Start(KeyValuePair<string, object?> kind, string operation, string key, long? bytes = null) => new(kind, operation, key, bytes);
 
     /// <summary>The call returned.</summary>
     public void Succeeded()

@@ -43,6 +43,7 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal("put", upload.GetTagItem(FreightTelemetry.ProtocolTag));
         var commit = Assert.Single(telemetry.Activities("freight.store.commit", key));
         Assert.Equal("ok", commit.GetTagItem(FreightTelemetry.OutcomeTag));
+        Assert.Equal((long)content.Length, commit.GetTagItem(FreightTelemetry.BytesTag));
         Assert.Equal(upload.SpanId, commit.ParentSpanId);
     }
 
