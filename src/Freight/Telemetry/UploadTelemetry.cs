@@ -54,7 +54,7 @@ internal sealed class UploadTelemetry : IDisposable
     /// <summary>The upload's <paramref name="bytes"/> were stored.</summary>
     public void Complete(long bytes)
     {
-        if (End("completed", bytes))
+        if (End("completed", bytes, reason: null))
         {
             FreightTelemetry.UploadsCompleted.Add(1, _protocol);
             if (_logger is not null)
@@ -67,9 +67,8 @@ internal sealed class UploadTelemetry : IDisposable
     /// <summary>Refused for <paramref name="reason"/> (<see cref="UploadRefusal"/>); nothing of it was stored.</summary>
     public void Refuse(string reason)
     {
-        if (End("refused", bytes: null))
+        if (End("refused", bytes: null, reason))
         {
-            _activity?.SetTag(FreightTelemetry.RefusalReasonTag, reason);
             FreightTelemetry.UploadsRefused.Add(1, _protocol, new KeyValuePair<string, object?>(FreightTelemetry.RefusalReasonTag, reason));
         }
     }
@@ -77,7 +76,7 @@ internal sealed class UploadTelemetry : IDisposable
     /// <summary>Ended without being stored or refused: the client went away, or the server failed.</summary>
     public void Abort()
     {
-        if (End("aborted", bytes: null))
+        if (End("aborted", bytes: null, reason: null))
         {
             FreightTelemetry.UploadsAborted.Add(1, _protocol);
             if (_logger is not null)
@@ -89,7 +88,8 @@ internal sealed class UploadTelemetry : IDisposable
 
     public void Dispose() => Abort();
 
-    private bool End(string outcome, long? bytes)
+    /// <summary>Counts the end once; the activity gets every tag before it stops (exporters read it then).</summary>
+    private bool End(string outcome, long? bytes, string? reason)
     {
         if (_ended)
         {
@@ -101,6 +101,7 @@ internal sealed class UploadTelemetry : IDisposable
         if (_activity is not null)
         {
             _activity.SetTag(FreightTelemetry.OutcomeTag, outcome);
+            _activity.SetTag(FreightTelemetry.RefusalReasonTag, reason);
             if (bytes is { } stored)
             {
                 _activity.SetTag(FreightTelemetry.BytesTag, stored);

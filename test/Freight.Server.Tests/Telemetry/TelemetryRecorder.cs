@@ -15,7 +15,7 @@ internal sealed class TelemetryRecorder : IDisposable
     private readonly MeterListener _meters = new();
     private readonly ActivityListener _activities;
     private readonly ConcurrentQueue<Measurement> _measurements = new();
-    private readonly ConcurrentQueue<Activity> _stopped = new();
+    private readonly ConcurrentQueue<StoppedActivity> _stopped = new();
 
     public TelemetryRecorder()
     {
@@ -34,7 +34,9 @@ internal sealed class TelemetryRecorder : IDisposable
         {
             ShouldListenTo = source => source.Name == FreightTelemetry.Name,
             Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
-            ActivityStopped = _stopped.Enqueue,
+            // What an exporter gets: the activity as it stopped, not tags set on it afterwards.
+            ActivityStopped = activity => _stopped.Enqueue(new StoppedActivity(
+                activity.OperationName, activity.TagObjects.ToDictionary(tag => tag.Key, tag => tag.Value), activity.Status, activity.SpanId, activity.ParentSpanId)),
         };
         ActivitySource.AddActivityListener(_activities);
     }
@@ -48,8 +50,8 @@ internal sealed class TelemetryRecorder : IDisposable
         Matching(instrument, tags).Count();
 
     /// <summary>The stopped activities named <paramref name="name"/> whose <c>freight.key</c> is <paramref name="key"/>.</summary>
-    public IReadOnlyList<Activity> Activities(string name, string? key) =>
-        _stopped.Where(activity => activity.OperationName == name && (string?)activity.GetTagItem(FreightTelemetry.KeyTag) == key).ToList();
+    public IReadOnlyList<StoppedActivity> Activities(string name, string? key) =>
+        _stopped.Where(activity => activity.Name == name && (string?)activity.Tag(FreightTelemetry.KeyTag) == key).ToList();
 
     public void Dispose()
     {
@@ -71,6 +73,12 @@ internal sealed class TelemetryRecorder : IDisposable
     private IEnumerable<Measurement> Matching(string instrument, (string Name, string Value)[] tags) =>
         _measurements.Where(measurement => measurement.Instrument == instrument
             && tags.All(tag => measurement.Tags.TryGetValue(tag.Name, out var value) && value == tag.Value));
+
+    /// <summary>An activity as its listener saw it stop.</summary>
+    public sealed record StoppedActivity(string Name, Dictionary<string, object?> Tags, ActivityStatusCode Status, ActivitySpanId SpanId, ActivitySpanId ParentSpanId)
+    {
+        public object? Tag(string name) => Tags.GetValueOrDefault(name);
+    }
 
     private sealed record Measurement(string Instrument, double Value, Dictionary<string, string?> Tags);
 }

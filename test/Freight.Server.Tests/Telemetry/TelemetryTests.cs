@@ -38,12 +38,12 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal(1, telemetry.Count("freight.store.operation.duration", s_fileSystem, (FreightTelemetry.StoreOperationTag, "commit")));
 
         var upload = Assert.Single(telemetry.Activities("freight.upload", key));
-        Assert.Equal("completed", upload.GetTagItem(FreightTelemetry.OutcomeTag));
-        Assert.Equal((long)content.Length, upload.GetTagItem(FreightTelemetry.BytesTag));
-        Assert.Equal("put", upload.GetTagItem(FreightTelemetry.ProtocolTag));
+        Assert.Equal("completed", upload.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal((long)content.Length, upload.Tag(FreightTelemetry.BytesTag));
+        Assert.Equal("put", upload.Tag(FreightTelemetry.ProtocolTag));
         var commit = Assert.Single(telemetry.Activities("freight.store.commit", key));
-        Assert.Equal("ok", commit.GetTagItem(FreightTelemetry.OutcomeTag));
-        Assert.Equal((long)content.Length, commit.GetTagItem(FreightTelemetry.BytesTag));
+        Assert.Equal("ok", commit.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal((long)content.Length, commit.Tag(FreightTelemetry.BytesTag));
         Assert.Equal(upload.SpanId, commit.ParentSpanId);
     }
 
@@ -65,9 +65,9 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         // The handler stops its activity as it returns, which may be just after the client has read the last byte.
         Assert.True(await EventuallyAsync(() => telemetry.Activities("freight.download", key).Count == 1), "no download activity");
         var download = Assert.Single(telemetry.Activities("freight.download", key));
-        Assert.Equal("completed", download.GetTagItem(FreightTelemetry.OutcomeTag));
-        Assert.Equal((long)content.Length, download.GetTagItem(FreightTelemetry.BytesTag));
-        Assert.Equal(200, download.GetTagItem("http.response.status_code"));
+        Assert.Equal("completed", download.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal((long)content.Length, download.Tag(FreightTelemetry.BytesTag));
+        Assert.Equal(200, download.Tag("http.response.status_code"));
         var open = Assert.Single(telemetry.Activities("freight.store.open", key));
         Assert.Equal(download.SpanId, open.ParentSpanId);
     }
@@ -95,7 +95,7 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal(Sent, telemetry.Sum("freight.upload.bytes"));
         Assert.Equal(0, telemetry.Count("freight.store.operation.duration", (FreightTelemetry.StoreOperationTag, "commit")));
         var upload = Assert.Single(telemetry.Activities("freight.upload", key));
-        Assert.Equal("aborted", upload.GetTagItem(FreightTelemetry.OutcomeTag));
+        Assert.Equal("aborted", upload.Tag(FreightTelemetry.OutcomeTag));
         Assert.Equal(System.Diagnostics.ActivityStatusCode.Error, upload.Status);
     }
 
@@ -117,8 +117,8 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal(content.Length, telemetry.Sum("freight.upload.bytes", s_put));
         Assert.Equal(0, telemetry.Count("freight.store.operation.duration", (FreightTelemetry.StoreOperationTag, "commit")));
         var upload = Assert.Single(telemetry.Activities("freight.upload", key));
-        Assert.Equal("refused", upload.GetTagItem(FreightTelemetry.OutcomeTag));
-        Assert.Equal("digest_mismatch", upload.GetTagItem(FreightTelemetry.RefusalReasonTag));
+        Assert.Equal("refused", upload.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal("digest_mismatch", upload.Tag(FreightTelemetry.RefusalReasonTag));
     }
 
     [Fact]
@@ -159,8 +159,8 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal(one.Length + two.Length, telemetry.Sum("freight.upload.bytes", multipart));
         Assert.Equal(0, telemetry.Sum("freight.active_uploads"));
         Assert.Equal(2, telemetry.Count("freight.store.operation.duration", s_fileSystem, (FreightTelemetry.StoreOperationTag, "commit")));
-        Assert.Equal((long)one.Length, Assert.Single(telemetry.Activities("freight.upload", "one.bin")).GetTagItem(FreightTelemetry.BytesTag));
-        Assert.Equal((long)two.Length, Assert.Single(telemetry.Activities("freight.upload", "two.bin")).GetTagItem(FreightTelemetry.BytesTag));
+        Assert.Equal((long)one.Length, Assert.Single(telemetry.Activities("freight.upload", "one.bin")).Tag(FreightTelemetry.BytesTag));
+        Assert.Equal((long)two.Length, Assert.Single(telemetry.Activities("freight.upload", "two.bin")).Tag(FreightTelemetry.BytesTag));
     }
 
     [Fact]
@@ -181,7 +181,7 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         // The last byte made the upload a file: the store's completion, timed.
         Assert.Equal(1, telemetry.Count("freight.store.operation.duration", s_fileSystem, (FreightTelemetry.StoreOperationTag, "complete_upload")));
         var upload = Assert.Single(telemetry.Activities("freight.upload", TusApi.Id(path)));
-        Assert.Equal((long)content.Length, upload.GetTagItem(FreightTelemetry.BytesTag));
+        Assert.Equal((long)content.Length, upload.Tag(FreightTelemetry.BytesTag));
     }
 
     [Fact]
