@@ -39,6 +39,9 @@ public sealed class ProblemException : Exception
 
     public const string StorageFullTitle = "Insufficient storage";
 
+    /// <summary>The title of a refused upload whose body did not match a digest sent with it (its telemetry reason too).</summary>
+    public const string DigestMismatchTitle = "Digest mismatch";
+
     /// <summary>
     /// 507 (RFC 4918 §11.5) for a write the storage had no room for (<see cref="Freight.Storage.OutOfSpace"/>); the
     /// cause's message names a server path, so the client gets what it can act on instead.

@@ -1,4 +1,5 @@
 using Freight.Multipart;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Logging;
@@ -20,12 +21,14 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         }
         catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
         {
+            UploadTelemetry.Current(context)?.Abort();
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
         }
         catch (Exception caught) when (Classify(caught) is { } problem)
         {
             // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
             var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
+            EndUpload(context, problem.Status, problem.Title, IsBodyCutOff(exception));
             if (IsBodyCutOff(exception))
             {
                 // Still answered below: a client that only half-closed its side can read the 400.
@@ -113,6 +116,38 @@ internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDe
         }
 
         return Freight.Storage.StoreFailure.None;
+    }
+
+    /// <summary>Ends the request's upload, if one was running, as its answer says: refused for a reason, or aborted.</summary>
+    private static void EndUpload(HttpContext context, int status, string title, bool cutOff)
+    {
+        if (UploadTelemetry.Current(context) is not { } upload)
+        {
+            return;
+        }
+
+        var reason = status switch
+        {
+            _ when cutOff => null,
+            StatusCodes.Status413PayloadTooLarge => UploadRefusal.TooLarge,
+            StatusCodes.Status412PreconditionFailed => UploadRefusal.Precondition,
+            StatusCodes.Status409Conflict or StatusCodes.Status423Locked => UploadRefusal.Conflict,
+            StatusCodes.Status429TooManyRequests => UploadRefusal.Quota,
+            StatusCodes.Status507InsufficientStorage => UploadRefusal.OutOfSpace,
+            Tus.TusProtocol.ChecksumMismatchStatus => UploadRefusal.DigestMismatch,
+            StatusCodes.Status400BadRequest when title == ProblemException.DigestMismatchTitle => UploadRefusal.DigestMismatch,
+            < 500 => UploadRefusal.BadRequest,
+            // 502 and the like: the store failed, not the client's upload.
+            _ => null,
+        };
+        if (reason is null)
+        {
+            upload.Abort();
+        }
+        else
+        {
+            upload.Refuse(reason);
+        }
     }
 
     [LoggerMessage(1, LogLevel.Warning, "{Method} {Path} rejected with {Status}: {Reason}")]

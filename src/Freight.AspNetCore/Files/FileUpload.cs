@@ -5,6 +5,7 @@ using Freight.Multipart;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Uploads;
 using Freight.Storage;
+using Freight.Telemetry;
 using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
 
@@ -26,6 +27,7 @@ internal static class FileUpload
     public static async Task<FreightUpload> StoreBodyAsync(HttpContext context, IObjectStore store, StorageKey key, UploadSettings settings)
     {
         var request = context.Request;
+        var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Put, key.Value);
         if (request.Headers.ContentEncoding.Count > 0 && !string.Equals(request.Headers.ContentEncoding.ToString(), "identity", StringComparison.OrdinalIgnoreCase))
         {
             // RFC 9110 §15.5.16: the file is stored as sent, and digests are checked against it; a coded body would be neither.
@@ -60,6 +62,7 @@ internal static class FileUpload
             var info = await writer.CommitAsync(
                 new ObjectCommit { ETag = computed.EntityTag, ContentType = request.ContentType, Digests = Keep(computed), Condition = condition },
                 context.RequestAborted);
+            telemetry.Complete(info.Length);
             return new FreightUpload(info, Created: existing is null);
         }
         catch (PreconditionFailedException)
@@ -69,12 +72,15 @@ internal static class FileUpload
     }
 
     /// <summary>One multipart file part into the store as its own atomic write, hashed (XXH3-128 and SHA-256) as it arrives.</summary>
-    public static async Task<ObjectInfo> StoreSectionAsync(MultipartPipeReader reader, IObjectStore store, StorageKey key, string? contentType, long maxFileBytes, CancellationToken cancellationToken)
+    public static async Task<ObjectInfo> StoreSectionAsync(HttpContext context, MultipartPipeReader reader, IObjectStore store, StorageKey key, string? contentType, long maxFileBytes, CancellationToken cancellationToken)
     {
+        var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Multipart, key.Value);
         using var digests = new StreamingDigests([DigestAlgorithm.Sha256]);
         await using var writer = await store.BeginWriteAsync(key.Value, null, cancellationToken);
         var computed = await CopySectionAsync(reader, writer, digests, maxFileBytes, cancellationToken);
-        return await writer.CommitAsync(new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = Keep(computed) }, cancellationToken);
+        var info = await writer.CommitAsync(new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = Keep(computed) }, cancellationToken);
+        telemetry.Complete(info.Length);
+        return info;
     }
 
     public static async ValueTask<ComputedDigests> CopyAsync(PipeReader body, IObjectWriter writer, StreamingDigests digests, long maxBytes, CancellationToken cancellationToken)
@@ -85,6 +91,7 @@ internal static class FileUpload
             var buffer = result.Buffer;
             try
             {
+                FreightTelemetry.UploadBytes.Add(buffer.Length, FreightTelemetry.Put);
                 if (writer.Length + buffer.Length > maxBytes)
                 {
                     throw TooLarge(maxBytes);
@@ -121,6 +128,7 @@ internal static class FileUpload
             while (true)
             {
                 var chunk = await reader.ReadSectionDataAsync(cancellationToken);
+                FreightTelemetry.UploadBytes.Add(chunk.Data.Length, FreightTelemetry.Multipart);
                 if (writer.Length + chunk.Data.Length > maxBytes)
                 {
                     throw TooLarge(maxBytes);
@@ -147,19 +155,25 @@ internal static class FileUpload
     /// <summary>Every digest the client sent that differs from what arrived, as one 400 problem; nothing when all match.</summary>
     public static void Verify(ComputedDigests computed, IReadOnlyDictionary<string, byte[]> content, IReadOnlyDictionary<string, byte[]> representation, byte[]? md5)
     {
-        var mismatches = computed.Verify(content).Select(m => $"Content-Digest {m}")
-            .Concat(computed.Verify(representation).Select(m => $"Repr-Digest {m}"))
+        var mismatches = computed.Verify(content).Select(m => $"Content-Digest {Counted(m)}")
+            .Concat(computed.Verify(representation).Select(m => $"Repr-Digest {Counted(m)}"))
             .ToList();
         if (md5 is not null && computed.Verify(DigestAlgorithm.Md5, md5) is { } md5Mismatch)
         {
-            mismatches.Add($"Content-MD5 {md5Mismatch}");
+            mismatches.Add($"Content-MD5 {Counted(md5Mismatch)}");
         }
 
         if (mismatches.Count > 0)
         {
-            throw new ProblemException(StatusCodes.Status400BadRequest, "Digest mismatch",
+            throw new ProblemException(StatusCodes.Status400BadRequest, ProblemException.DigestMismatchTitle,
                 $"The body that arrived does not match the digest sent ({string.Join("; ", mismatches)}); nothing was stored.");
         }
+    }
+
+    private static DigestMismatch Counted(DigestMismatch mismatch)
+    {
+        FreightTelemetry.DigestMismatch(mismatch.Algorithm.Name);
+        return mismatch;
     }
 
     /// <summary>The algorithms to compute: what the client sent, plus SHA-256 when configured or asked for.</summary>

@@ -6,6 +6,7 @@ using Freight.Multipart;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Results;
 using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -26,11 +27,15 @@ public static class FilesEndpoints
     /// <summary>The keyed service name of the files API's store.</summary>
     public const string StoreKey = "files";
 
+    /// <summary>The files API's store, its calls timed and traced (Telemetry).</summary>
+    internal static IObjectStore Store(IServiceProvider services) =>
+        InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(StoreKey));
+
     public static RouteGroupBuilder MapFiles(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
         var services = endpoints.ServiceProvider;
-        var store = services.GetRequiredKeyedService<IObjectStore>(StoreKey);
+        var store = Store(services);
         var options = services.GetRequiredService<FilesOptions>();
         var access = services.GetRequiredService<FilesAccess>();
         var settings = UploadSettings.From(services);
@@ -101,7 +106,7 @@ public static class FilesEndpoints
             }
 
             // Each file part is its own atomic write: a part stored before a later one fails stays complete and valid.
-            stored.Add(StoredFile.From(await FileUpload.StoreSectionAsync(reader, store, key, part.ContentType, settings.MaxFileBytes, context.RequestAborted)));
+            stored.Add(StoredFile.From(await FileUpload.StoreSectionAsync(context, reader, store, key, part.ContentType, settings.MaxFileBytes, context.RequestAborted)));
         }
 
         if (stored.Count == 0)

@@ -26,7 +26,7 @@ public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
-        var store = Store ?? httpContext.RequestServices.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
+        var store = Store ?? FilesEndpoints.Store(httpContext.RequestServices);
         if (!await StoredObjectResponder.TrySendAsync(httpContext, store, Key))
         {
             await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: $"There is no object '{Key}'.").ExecuteAsync(httpContext);

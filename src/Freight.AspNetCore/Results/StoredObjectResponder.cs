@@ -1,8 +1,11 @@
 using Freight.Digests;
 using Freight.Downloads;
 using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.StaticFiles;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Net.Http.Headers;
 
 namespace Freight.AspNetCore.Results;
@@ -41,6 +44,7 @@ internal static class StoredObjectResponder
 
     private static async Task<bool> TrySendVersionAsync(HttpContext context, IObjectStore store, string key)
     {
+        using var download = HttpMethods.IsGet(context.Request.Method) ? DownloadTelemetry.Start(key) : null;
         await using var reader = await store.OpenReadAsync(key, context.RequestAborted);
         if (reader is null)
         {
@@ -66,6 +70,7 @@ internal static class StoredObjectResponder
             await FileResponder.SendAsync(context, representation, reader.FileHandle);
         }
 
+        DownloadTelemetry.Complete(download, context.Response);
         return true;
     }
 
@@ -96,6 +101,7 @@ internal static class StoredObjectResponder
             catch (IOException full) when (OutOfSpace.Is(full))
             {
                 // Keeping it only spares the next request the read: a full disk must not fail a download.
+                FilesLog.DigestNotKept(context.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger("Freight.Files"), info.Key, algorithm.Name, full.Message);
             }
         }
 

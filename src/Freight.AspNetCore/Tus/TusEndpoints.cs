@@ -6,6 +6,7 @@ using Freight.Resumable;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Files;
 using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
@@ -84,6 +85,8 @@ public sealed class TusUploads(
     long maxUploadBytes,
     TimeProvider time)
 {
+    private readonly IResumableUploadStore store = InstrumentedResumableUploadStore.Instrument(store);
+
     private readonly StoragePrefix _prefix = StoragePrefix.TryParse(options.FilesPrefix, out var prefix, out _) ? prefix : StoragePrefix.Root;
 
     // How long a DELETE waits for a PATCH of the same upload to unwind (a client that aborted it and now
@@ -135,6 +138,7 @@ public sealed class TusUploads(
         // creation-with-upload: the body is the first chunk, under a PATCH's rules. What can be refused before
         // the upload exists is refused first, so a refusal never leaves an upload the client was not told of.
         var hasBody = HasBody(context);
+        var telemetry = hasBody ? UploadTelemetry.Start(context, FreightTelemetry.Tus, key: null) : null;
         if (hasBody && !IsOffsetStream(request))
         {
             throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type",
@@ -200,6 +204,7 @@ public sealed class TusUploads(
             }
         }
 
+        telemetry?.Complete(upload.Offset);
         response.StatusCode = StatusCodes.Status201Created;
         WriteState(response, upload, head: false);
     }
@@ -308,6 +313,7 @@ public sealed class TusUploads(
     {
         var request = context.Request;
         access.Demand(request, write: true);
+        var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Tus, UploadId(context));
         if (!IsOffsetStream(request))
         {
             throw TusProtocol.Problem(StatusCodes.Status415UnsupportedMediaType, "Wrong content type", $"A PATCH must send Content-Type: {TusProtocol.OffsetContentType}.");
@@ -353,6 +359,7 @@ public sealed class TusUploads(
             }
         }
 
+        telemetry.Complete(upload.Offset - offset);
         context.Response.StatusCode = StatusCodes.Status204NoContent;
         WriteState(context.Response, upload, head: false);
     }
@@ -457,6 +464,7 @@ public sealed class TusUploads(
             await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload);
             if (checksum is not null && !checksum.Matches())
             {
+                FreightTelemetry.DigestMismatch(checksum.Name);
                 throw TusProtocol.Problem(TusProtocol.ChecksumMismatchStatus, "Checksum mismatch",
                     $"The chunk's {checksum.Name} does not match Upload-Checksum; it was discarded and the upload stays at {appender.StartOffset} bytes.");
             }
@@ -540,6 +548,7 @@ public sealed class TusUploads(
             var buffer = result.Buffer;
             try
             {
+                FreightTelemetry.UploadBytes.Add(buffer.Length, FreightTelemetry.Tus);
                 if (appender.Offset + buffer.Length > limit)
                 {
                     throw ExceedsLength(upload);

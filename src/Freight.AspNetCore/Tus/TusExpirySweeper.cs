@@ -1,5 +1,6 @@
 using Freight.Resumable;
 using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -13,7 +14,7 @@ namespace Freight.AspNetCore.Tus;
 /// leftovers (<see cref="IAbandonedUploadSweeper"/>: the S3 store), also removes multipart uploads and staged writes that stopped nodes left in the bucket for longer than ExpireAfter.
 /// Each sweep's listing is also what <see cref="TusQuota"/> counts from.
 /// </summary>
-internal sealed partial class TusExpirySweeper(
+internal sealed class TusExpirySweeper(
     IResumableUploadStore store,
     TusUploads uploads,
     TusQuota quota,
@@ -29,7 +30,7 @@ internal sealed partial class TusExpirySweeper(
             var finished = await files.RecoverAsync(stoppingToken);
             if (finished > 0)
             {
-                LogRecovered(logger, finished);
+                TusLog.Recovered(logger, finished);
             }
         }
 
@@ -43,7 +44,7 @@ internal sealed partial class TusExpirySweeper(
             catch (Exception failed) when (failed is IOException or UnauthorizedAccessException || storeFailures.Any(classifier => classifier.Classify(failed) is not StoreFailure.None))
             {
                 // A disk or bucket problem now is no reason to stop sweeping later.
-                LogSweepFailed(logger, failed.Message);
+                TusLog.SweepFailed(logger, failed.Message);
                 quota.CountingFailed();
             }
         }
@@ -67,7 +68,7 @@ internal sealed partial class TusExpirySweeper(
                 removed++;
                 if (upload.Completion is null)
                 {
-                    LogExpired(logger, upload.Id, upload.Offset);
+                    TusLog.Expired(logger, upload.Id, upload.Offset);
                 }
             }
         }
@@ -75,21 +76,9 @@ internal sealed partial class TusExpirySweeper(
         quota.Reconcile(listed, since);
         if (store is IAbandonedUploadSweeper bucket && await bucket.SweepAbandonedAsync(options.ExpireAfter, cancellationToken) is > 0 and var abandoned)
         {
-            LogAbandoned(logger, abandoned);
+            TusLog.Abandoned(logger, abandoned);
         }
 
         return removed;
     }
-
-    [LoggerMessage(1, LogLevel.Information, "tus: upload {Id} expired with {Offset} bytes; removed")]
-    private static partial void LogExpired(ILogger logger, string id, long offset);
-
-    [LoggerMessage(2, LogLevel.Warning, "tus: expiry sweep failed: {Reason}")]
-    private static partial void LogSweepFailed(ILogger logger, string reason);
-
-    [LoggerMessage(4, LogLevel.Information, "tus: removed {Count} multipart upload(s) or staged object(s) that stopped nodes left in the bucket")]
-    private static partial void LogAbandoned(ILogger logger, int count);
-
-    [LoggerMessage(3, LogLevel.Information, "tus: finished {Count} upload(s) a restart interrupted while becoming files")]
-    private static partial void LogRecovered(ILogger logger, int count);
 }

@@ -60,7 +60,7 @@ public sealed class FreightMultipartSection
         ArgumentNullException.ThrowIfNull(store);
         ThrowIfUnread();
         var storageKey = FilesRequest.ParseKey(key);
-        return await FileUpload.StoreSectionAsync(_reader, store, storageKey, ContentType, UploadSettings.From(_context.RequestServices).MaxFileBytes, Token(cancellationToken));
+        return await FileUpload.StoreSectionAsync(_context, _reader, store, storageKey, ContentType, UploadSettings.From(_context.RequestServices).MaxFileBytes, Token(cancellationToken));
     }
 
     internal void End()

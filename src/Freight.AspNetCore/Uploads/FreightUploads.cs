@@ -21,7 +21,7 @@ public static class FreightUploads
         var services = context.RequestServices;
         return FileUpload.StoreBodyAsync(
             context,
-            store ?? services.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey),
+            store ?? FilesEndpoints.Store(services),
             FilesRequest.ParseKey(key),
             UploadSettings.From(services));
     }

@@ -233,8 +233,7 @@ public sealed class FreightServer : IAsyncDisposable
         }
         catch (Exception unreachable) when (unreachable is HttpRequestException or IOException or Amazon.Runtime.AmazonServiceException or Amazon.Runtime.AmazonClientException)
         {
-            App.Services.GetRequiredService<ILoggerFactory>().CreateLogger<FreightServer>()
-                .LogWarning(unreachable, "The S3 store's server did not answer at start ({Endpoint}); requests answer 502 until it does.", Options.S3.Endpoint);
+            Freight.Telemetry.StoreLog.S3Unreachable(App.Services.GetRequiredService<ILoggerFactory>().CreateLogger<FreightServer>(), unreachable, Options.S3.Endpoint);
             return;
         }
 

@@ -218,6 +218,7 @@ public static class FileResponder
         {
             // Headers and body leave in one write when the endpoint returns: no flush here.
             writer.Write(content.Span.Slice((int)offset, (int)count));
+            Telemetry.FreightTelemetry.DownloadBytes.Add(count);
             return Task.CompletedTask;
         }
 
@@ -269,6 +270,7 @@ public static class FileResponder
             }
 
             writer.Advance(read);
+            Telemetry.FreightTelemetry.DownloadBytes.Add(read);
             count -= read;
             unflushed += read;
             if (!sendInChunks || (unflushed < flushAfter && count > 0))

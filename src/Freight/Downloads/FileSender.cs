@@ -89,6 +89,7 @@ public static class FileSender
         }
 
         writer.Advance(read);
+        Telemetry.FreightTelemetry.DownloadBytes.Add(read);
         return read;
     }
 }
