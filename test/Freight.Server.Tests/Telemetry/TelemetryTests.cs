@@ -159,8 +159,8 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         Assert.Equal(one.Length + two.Length, telemetry.Sum("freight.upload.bytes", multipart));
         Assert.Equal(0, telemetry.Sum("freight.active_uploads"));
         Assert.Equal(2, telemetry.Count("freight.store.operation.duration", s_fileSystem, (FreightTelemetry.StoreOperationTag, "commit")));
-        Assert.Equal((long)one.Length, Assert.Single(telemetry.Activities("freight.upload", "one.bin")).Tag(FreightTelemetry.BytesTag));
-        Assert.Equal((long)two.Length, Assert.Single(telemetry.Activities("freight.upload", "two.bin")).Tag(FreightTelemetry.BytesTag));
+        Assert.Equal((long)one.Length, Assert.Single(telemetry.Activities("freight.upload", $"{root}/one.bin")).Tag(FreightTelemetry.BytesTag));
+        Assert.Equal((long)two.Length, Assert.Single(telemetry.Activities("freight.upload", $"{root}/two.bin")).Tag(FreightTelemetry.BytesTag));
     }
 
     [Fact]
