@@ -29,6 +29,7 @@ public sealed class MultipartBodyInput : MicroInput
         new(MultipartShape.CrlfFlood, "crlf-flood", "20 MiB: 1 part of CRLF × ~10.5 M"),
         new(MultipartShape.NearBoundary, "near-boundary", "20 MiB: 1 part of \"\\r\\n--\" + boundary less its last byte, repeated"),
         new(MultipartShape.Lookalikes, "lookalikes", "20 MiB: 1 part of the delimiter with its next-to-last byte changed, repeated"),
+        new(MultipartShape.DenseLookalikes, "dense-lookalikes", "20 MiB: 1 part of \"\\r9\" repeated: a search candidate every 2 bytes"),
         new(MultipartShape.TinyParts, "tiny-parts", "20 MiB: 10,000 form fields of ~2 KiB"),
     ];
 
@@ -54,9 +55,30 @@ public sealed class MultipartBodyInput : MicroInput
             MultipartShape.CrlfFlood => Build(1, _ => FileHeaders("file", "crlf.bin"), data => Repeat(data, "\r\n")),
             MultipartShape.NearBoundary => Build(1, _ => FileHeaders("file", "near.bin"), data => Repeat(data, delimiterLessLast)),
             MultipartShape.Lookalikes => Build(1, _ => FileHeaders("file", "lookalike.bin"), data => Repeat(data, lookalike)),
+            MultipartShape.DenseLookalikes => Build(1, _ => FileHeaders("file", "dense.bin"), data => Repeat(data, DenseCandidates())),
             MultipartShape.TinyParts => Build(TinyPartCount, i => $"Content-Disposition: form-data; name=\"field{i}\"\r\n", PseudoRandom),
             _ => throw new InvalidOperationException($"Unknown shape {Shape}."),
         };
+    }
+
+    /// <summary>
+    /// The shortest repeating unit with a CR at its start and the delimiter's last byte at the delimiter's length − 1
+    /// from every CR: period p, the smallest that does not divide that distance; the other bytes are 'x'.
+    /// </summary>
+    private static string DenseCandidates()
+    {
+        var distance = "\r\n--".Length + Boundary.Length - 1;
+        var period = 2;
+        while (distance % period == 0)
+        {
+            period++;
+        }
+
+        var unit = new char[period];
+        Array.Fill(unit, 'x');
+        unit[0] = '\r';
+        unit[distance % period] = Boundary[^1];
+        return new string(unit);
     }
 
     private static string FileHeaders(string name, string fileName) =>

@@ -1,6 +1,6 @@
 namespace Freight.Micro.Multipart;
 
-/// <summary>The bodies the multipart parsers are measured on: one normal, four hostile, all <see cref="MultipartBodyInput.BodyBytes"/> long.</summary>
+/// <summary>The bodies the multipart parsers are measured on: one normal, five hostile, all <see cref="MultipartBodyInput.BodyBytes"/> long.</summary>
 public enum MultipartShape
 {
     /// <summary>Normal: four file parts of ~5 MiB of pseudo-random bytes each.</summary>
@@ -21,6 +21,13 @@ public enum MultipartShape
     /// <c>IndexOf(span)</c> does) finds a candidate in every copy and must compare it in full.
     /// </summary>
     Lookalikes,
+
+    /// <summary>
+    /// One part in which as many positions as can be are such candidates: a CR every p bytes and the delimiter's
+    /// last byte p·k + (delimiter length − 1) bytes on, for the smallest period p that allows it (2 for this
+    /// boundary: "\r9\r9…"). Every candidate fails at its second byte, but there is one every p bytes.
+    /// </summary>
+    DenseLookalikes,
 
     /// <summary><see cref="MultipartBodyInput.TinyPartCount"/> form fields of ~2 KiB: per-section work (headers, state) 10,000 times.</summary>
     TinyParts,

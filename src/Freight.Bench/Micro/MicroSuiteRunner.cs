@@ -19,7 +19,7 @@ namespace Freight.Bench.Micro;
 public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progress, string artifactsDirectory)
 {
     /// <summary>
-    /// The short job needs about 45 CPU-seconds, and a first build of the project about a minute; its clock counts CPU
+    /// The short job needs about 50 CPU-seconds, and a first build of the project about a minute; its clock counts CPU
     /// time, so neighbours that take the cores stretch it (about 20× at a load average of 50 on 2 cores). The default
     /// job runs for tens of minutes. Past these the run is killed and the suite fails.
     /// </summary>

@@ -15,6 +15,7 @@ public sealed class MicroInputsTests
         { "crlf-flood", 1 },
         { "near-boundary", 1 },
         { "lookalikes", 1 },
+        { "dense-lookalikes", 1 },
         { "tiny-parts", 10_000 },
     };
 
@@ -80,6 +81,26 @@ public sealed class MicroInputsTests
             Assert.Equal(delimiter[^1], data[offset + delimiter.Length - 1]);
             Assert.NotEqual(delimiter[^2], data[offset + delimiter.Length - 2]);
         }
+    }
+
+    [Fact]
+    public void DenseLookalikes_EveryOtherByteStartsACandidateOfTheVectorizedSearch()
+    {
+        var body = Input("dense-lookalikes").Build();
+        var data = body.Bytes.AsSpan()[body.Sections[0]];
+        var delimiter = Encoding.ASCII.GetBytes("\r\n--" + body.Boundary);
+
+        Assert.Equal(-1, data.IndexOf(delimiter));
+        var candidates = 0;
+        for (var i = 0; i + delimiter.Length <= data.Length; i++)
+        {
+            if (data[i] == delimiter[0] && data[i + delimiter.Length - 1] == delimiter[^1])
+            {
+                candidates++;
+            }
+        }
+
+        Assert.True(candidates >= (data.Length - delimiter.Length) / 2, $"{candidates} candidates");
     }
 
     [Fact]
