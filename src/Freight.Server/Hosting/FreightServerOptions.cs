@@ -37,6 +37,13 @@ public sealed class FreightServerOptions
     /// </summary>
     public int TransportBlockBytes { get; set; } = 64 * 1024;
 
+    /// <summary>
+    /// Send large file bodies (above 256 KiB, open files on disk) of cleartext HTTP/1.1 responses with sendfile(2),
+    /// the bytes never copied into the process; HTTPS and HTTP/2 use the copying path whatever this says. On Linux
+    /// x86-64/arm64 only (elsewhere a no-op). Default: MEASURED_DEFAULT
+    /// </summary>
+    public bool SendFile { get; set; } = true;
+
     /// <summary>What Freight's download path keeps per file (small files whole, header values for all).</summary>
     public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
 
