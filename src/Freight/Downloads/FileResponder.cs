@@ -14,8 +14,10 @@ namespace Freight.Downloads;
 /// (304/412), byte ranges (206/416, RFC 9110 §14) with If-Range, and the bytes either copied from the
 /// cached content into the response writer (small files), read from the open file straight into the
 /// writer's memory by <see cref="FileSender"/>, or, for a store with neither (S3), read from one
-/// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. No 16 KiB copy
-/// buffer, no FileStream, no per-request header formatting on the plain GET.
+/// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. On a connection that
+/// offers it (<see cref="SendFileConnections"/>: cleartext HTTP/1.x), a large range of an open file is sent by
+/// sendfile(2) instead and never enters the process. No 16 KiB copy buffer, no FileStream, no per-request header
+/// formatting on the plain GET.
 /// </summary>
 public static class FileResponder
 {

@@ -73,12 +73,30 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         // The status line, headers and whatever the response wrote before (a part's head) into the pipe: after
         // this flush the response has started and its bytes so far are counted in Written.
         var flush = await responseWriter.FlushAsync(cancellationToken);
-        if (flush.IsCompleted || flush.IsCanceled || count == 0)
+        if (flush.IsCompleted || flush.IsCanceled)
         {
             return;
         }
 
-        var send = new FileSend(file, offset, count, _output.Written, cancellationToken);
+        while (count > 0)
+        {
+            // One flush per FileSender.MaxChunkSize, as on the copying path: Kestrel gives each flush of a body
+            // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
+            // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
+            var chunk = Math.Min(count, FileSender.MaxChunkSize);
+            if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, cancellationToken), cancellationToken))
+            {
+                return;
+            }
+
+            offset += chunk;
+            count -= chunk;
+        }
+    }
+
+    /// <summary>One chunk: its stand-ins through Kestrel's writer, then a flush that returns once sendfile has sent it. False when the client is gone.</summary>
+    private async Task<bool> SendChunkAsync(PipeWriter responseWriter, FileSend send, CancellationToken cancellationToken)
+    {
         lock (_gate)
         {
             if (_stopped)
@@ -90,8 +108,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
 
         // Stand-ins for the file's bytes through Kestrel's writer: counted against Content-Length, dropped here.
-        _output.Discard(count);
-        var left = count;
+        _output.Discard(send.Count);
+        var left = send.Count;
         while (left > 0)
         {
             var standIn = responseWriter.GetMemory();
@@ -102,17 +120,21 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
         if (_output.Discarding)
         {
-            // Something between the response and Kestrel (a body-rewriting middleware) kept the bytes: stand-ins
-            // would reach the client as if they were the file. Never send them.
+            // The stand-ins did not all reach this connection: a middleware between the response and Kestrel kept
+            // them (they would reach the client as if they were the file), or Kestrel's output has already ended.
             _output.StopDiscarding();
             Withdraw(send);
             throw new InvalidOperationException("The response writer did not pass the file's bytes to the connection; sendfile cannot stand in for them.");
         }
 
-        // Kestrel times this flush against its minimum response data rate, as it times the copying path's flushes;
-        // FlushAsync below waits for the send loop to have sent the file.
-        await responseWriter.FlushAsync(cancellationToken);
+        // Kestrel times this flush against its minimum response data rate; SendFileOutput's flush returns once the
+        // send loop has sent the chunk.
+        var flush = await responseWriter.FlushAsync(cancellationToken);
+        // Had Kestrel's output already ended, its flush would not have reached this connection: wake the loop
+        // anyway (every byte before the chunk is flushed), so this wait always ends.
+        _pipe.Reader.CancelPendingRead();
         await send.Done.Task;
+        return !flush.IsCompleted && !flush.IsCanceled;
     }
 
     /// <summary>What <see cref="SendFileOutput.FlushAsync"/> does: flush the pipe, then wait for a pending file's bytes.</summary>
