@@ -97,6 +97,11 @@ public sealed class FreightServer : IAsyncDisposable
                     {
                         listen.UseHttps(certificate!);
                     }
+                    else if (options.SendFile)
+                    {
+                        // Outermost: it sends what Kestrel writes, and file bodies with sendfile(2) (docs/server.md).
+                        listen.Use(Freight.Downloads.SendFileConnections.Use);
+                    }
 
                     // After TLS: it reads the request heads as Kestrel will (ContentLengthMiddleware checks them).
                     listen.Use(contentLengths.Scan);

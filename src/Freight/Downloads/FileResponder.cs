@@ -3,6 +3,7 @@ using System.Globalization;
 using System.IO.Pipelines;
 using Freight.Storage;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.Primitives;
 using Microsoft.Win32.SafeHandles;
 
@@ -13,8 +14,10 @@ namespace Freight.Downloads;
 /// (304/412), byte ranges (206/416, RFC 9110 §14) with If-Range, and the bytes either copied from the
 /// cached content into the response writer (small files), read from the open file straight into the
 /// writer's memory by <see cref="FileSender"/>, or, for a store with neither (S3), read from one
-/// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. No 16 KiB copy
-/// buffer, no FileStream, no per-request header formatting on the plain GET.
+/// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. On a connection that
+/// offers it (<see cref="SendFileConnections"/>: cleartext HTTP/1.x), a large range of an open file is sent by
+/// sendfile(2) instead and never enters the process. No 16 KiB copy buffer, no FileStream, no per-request header
+/// formatting on the plain GET.
 /// </summary>
 public static class FileResponder
 {
@@ -143,7 +146,7 @@ public static class FileResponder
             return Task.CompletedTask;
         }
 
-        return WriteAsync(response.BodyWriter, representation, file, reader, 0, representation.Length, representation.Length > WholeWriteMaxBytes, context.RequestAborted);
+        return WriteAsync(context, response.BodyWriter, representation, file, reader, 0, representation.Length, representation.Length > WholeWriteMaxBytes);
     }
 
     private static Task SendRangesAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, ByteRangeSet ranges)
@@ -169,7 +172,7 @@ public static class FileResponder
             response.Headers.ContentType = representation.ContentTypeHeader;
             response.Headers.ContentRange = string.Create(CultureInfo.InvariantCulture, $"bytes {only.First}-{only.Last}/{length}");
             response.ContentLength = only.Length;
-            return WriteAsync(response.BodyWriter, representation, file, reader, only.First, only.Length, only.Length > WholeWriteMaxBytes, context.RequestAborted);
+            return WriteAsync(context, response.BodyWriter, representation, file, reader, only.First, only.Length, only.Length > WholeWriteMaxBytes);
         }
 
         return SendMultipartAsync(context, representation, file, reader, ranges.Ranges);
@@ -196,7 +199,7 @@ public static class FileResponder
             }
 
             writer.Write(multipart.PartHeads[i]);
-            await WriteAsync(writer, representation, file, reader, ranges[i].First, ranges[i].Length, sendInChunks, context.RequestAborted);
+            await WriteAsync(context, writer, representation, file, reader, ranges[i].First, ranges[i].Length, sendInChunks);
         }
 
         writer.Write(multipart.Close);
@@ -211,8 +214,9 @@ public static class FileResponder
     /// <summary>
     /// Writes <paramref name="count"/> bytes of the file from <paramref name="offset"/>: from the cached
     /// content, read from the open file, or from the store's reader; without a flush unless <paramref name="sendInChunks"/>.
+    /// A large range of an open file goes by sendfile(2) where the connection offers it (<see cref="SendFileFor"/>).
     /// </summary>
-    private static Task WriteAsync(PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
+    private static Task WriteAsync(HttpContext context, PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, long offset, long count, bool sendInChunks)
     {
         if (representation.Content is { } content)
         {
@@ -224,7 +228,7 @@ public static class FileResponder
 
         if (reader is not null)
         {
-            return CopyRangeAsync(writer, reader, offset, count, sendInChunks, cancellationToken);
+            return CopyRangeAsync(writer, reader, offset, count, sendInChunks, context.RequestAborted);
         }
 
         if (!sendInChunks)
@@ -235,7 +239,30 @@ public static class FileResponder
             return Task.CompletedTask;
         }
 
-        return FileSender.SendAsync(writer, file!, offset, count, cancellationToken);
+        if (SendFileFor(context) is { } sendFile)
+        {
+            return sendFile.SendFileAsync(writer, file!, offset, count, context.RequestAborted);
+        }
+
+        return FileSender.SendAsync(writer, file!, offset, count, context.RequestAborted);
+    }
+
+    /// <summary>
+    /// The connection's sendfile, when this response may use it: HTTP/1.x (an HTTP/2 body is framed, and its
+    /// connection is never a <see cref="SendFileConnection"/>'s anyway) and a body writer that is still Kestrel's
+    /// own (a middleware that replaced it would see stand-ins for the file's bytes, not the bytes).
+    /// </summary>
+    private static ISendFileFeature? SendFileFor(HttpContext context)
+    {
+        var features = context.Features;
+        if (features.Get<ISendFileFeature>() is not { } sendFile
+            || !(HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol))
+            || !ReferenceEquals(features.Get<IHttpResponseBodyFeature>(), features.Get<IHttpResponseFeature>()))
+        {
+            return null;
+        }
+
+        return sendFile;
     }
 
     /// <summary>

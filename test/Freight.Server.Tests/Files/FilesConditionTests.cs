@@ -175,6 +175,8 @@ public abstract class FilesConditionTests(FilesServer server)
 
 public sealed class FilesConditionFileSystemTests(FileSystemFilesServer server) : FilesConditionTests(server), IClassFixture<FileSystemFilesServer>;
 
+public sealed class FilesConditionCopyingTests(CopyingFilesServer server) : FilesConditionTests(server), IClassFixture<CopyingFilesServer>;
+
 public sealed class FilesConditionMemoryTests(MemoryFilesServer server) : FilesConditionTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesConditionS3Tests(S3FilesServer server) : FilesConditionTests(server), IClassFixture<S3FilesServer>;

@@ -138,6 +138,8 @@ public abstract class FilesRangeTests(FilesServer server)
 
 public sealed class FilesRangeFileSystemTests(FileSystemFilesServer server) : FilesRangeTests(server), IClassFixture<FileSystemFilesServer>;
 
+public sealed class FilesRangeCopyingTests(CopyingFilesServer server) : FilesRangeTests(server), IClassFixture<CopyingFilesServer>;
+
 public sealed class FilesRangeMemoryTests(MemoryFilesServer server) : FilesRangeTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesRangeS3Tests(S3FilesServer server) : FilesRangeTests(server), IClassFixture<S3FilesServer>;

@@ -176,6 +176,8 @@ public abstract class FilesRoundTripTests(FilesServer server)
 
 public sealed class FilesRoundTripFileSystemTests(FileSystemFilesServer server) : FilesRoundTripTests(server), IClassFixture<FileSystemFilesServer>;
 
+public sealed class FilesRoundTripCopyingTests(CopyingFilesServer server) : FilesRoundTripTests(server), IClassFixture<CopyingFilesServer>;
+
 public sealed class FilesRoundTripMemoryTests(MemoryFilesServer server) : FilesRoundTripTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesRoundTripS3Tests(S3FilesServer server) : FilesRoundTripTests(server), IClassFixture<S3FilesServer>;

@@ -36,6 +36,9 @@ public abstract class FilesServer(params string[] arguments) : ServerHarness(arg
 /// </summary>
 public sealed class FileSystemFilesServer() : FilesServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 
+/// <summary>The file-system store with Freight:SendFile off: large bodies by the copying path, as over TLS.</summary>
+public sealed class CopyingFilesServer() : FilesServer("--Freight:SendFile", "false", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");
+
 /// <summary>The memory store: one contract, several stores.</summary>
 public sealed class MemoryFilesServer() : FilesServer("--Freight:Files:Store", "Memory", "--Freight:Files:MaxConcurrentUploadsPerClient", "64")
 {

@@ -211,6 +211,21 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         return rest.ToArray();
     }
 
+    /// <summary>Reads and drops at least <paramref name="count"/> bytes of whatever arrives (less if the server closes first); returns how many.</summary>
+    public async Task<long> ReadSomeAsync(long count)
+    {
+        using var limit = new CancellationTokenSource(s_readLimit);
+        long read = _readEnd - _readStart;
+        _readStart = _readEnd;
+        while (read < count && await FillAsync(limit.Token))
+        {
+            read += _readEnd - _readStart;
+            _readStart = _readEnd;
+        }
+
+        return read;
+    }
+
     private async Task<string?> ReadLineAsync(CancellationToken cancellationToken)
     {
         var line = new StringBuilder();

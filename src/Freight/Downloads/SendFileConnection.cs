@@ -1,0 +1,385 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Net;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using Microsoft.AspNetCore.Connections;
+using Microsoft.Win32.SafeHandles;
+
+namespace Freight.Downloads;
+
+/// <summary>
+/// One cleartext connection whose output Freight sends itself, so that a response body's bytes can come from
+/// sendfile(2). Kestrel's HTTP layer writes to <see cref="Output"/>, a pipe of this connection's; a send loop
+/// (<see cref="RunAsync"/>) sends the pipe's bytes on the socket in order and, at the position where a
+/// response asked for a file (<see cref="SendFileAsync"/>), the file's bytes with sendfile. Kestrel's own
+/// sender is left idle: it is the send loop alone that writes to the socket, so nothing interleaves, and when
+/// it reaches a file's position every byte before it has been sent — the wait for a drained output is the
+/// order of the loop. Kestrel still writes the status line and headers, and the file's bytes pass through
+/// its writer as stand-ins that <see cref="SendFileOutput"/> drops, so its Content-Length check, its
+/// write-rate timing and keep-alive see an ordinary response.
+/// </summary>
+internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
+{
+    /// <summary>
+    /// The pipe pauses a writer at 64 KiB unsent and resumes it below 32 KiB: the thresholds of Kestrel's socket
+    /// transport (SocketTransportOptions.MaxWriteBufferSize), so the copying paths see the backpressure they saw.
+    /// </summary>
+    private const int PauseWriterBytes = 64 * 1024;
+
+    private const int ResumeWriterBytes = PauseWriterBytes / 2;
+
+    /// <summary>
+    /// When sendfile finds the socket's send buffer full (EAGAIN), this many bytes are read and sent with an
+    /// ordinary async send, which waits for the socket to drain without holding a thread; sendfile resumes after
+    /// them. One page: the copy is the price of the wait, and a page is the least the kernel queues as one piece.
+    /// </summary>
+    private const int WaitProbeBytes = 4096;
+
+    // Larger gathers are cut into several sends; a response flush of 1 MiB in 64 KiB blocks is 16.
+    private const int MaxSegmentsPerSend = 64;
+
+    private readonly ConnectionContext _connection;
+    private readonly IDuplexPipe _transport;
+    private readonly Socket _socket;
+    private readonly Pipe _pipe;
+    private readonly SendFileOutput _output;
+    private readonly List<ArraySegment<byte>> _gather = new(MaxSegmentsPerSend);
+    private readonly Lock _gate = new();
+    private FileSend? _pending;
+    private bool _stopped;
+    private readonly int _port;
+    private long _sent;
+
+    public SendFileConnection(ConnectionContext connection, Socket socket, MemoryPool<byte>? pool)
+    {
+        _connection = connection;
+        _transport = connection.Transport;
+        _socket = socket;
+        _port = (connection.LocalEndPoint as IPEndPoint)?.Port ?? 0;
+        var segmentSize = pool is { MaxBufferSize: > 0 } ? pool.MaxBufferSize : 4096;
+        _pipe = new Pipe(new PipeOptions(pool, PipeScheduler.ThreadPool, PipeScheduler.ThreadPool, PauseWriterBytes, ResumeWriterBytes, segmentSize, useSynchronizationContext: false));
+        _output = new SendFileOutput(_pipe.Writer, this);
+    }
+
+    public PipeReader Input => _transport.Input;
+
+    public PipeWriter Output => _output;
+
+    public async Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(responseWriter);
+        ArgumentNullException.ThrowIfNull(file);
+        // The status line, headers and whatever the response wrote before (a part's head) into the pipe: after
+        // this flush the response has started and its bytes so far are counted in Written.
+        var flush = await responseWriter.FlushAsync(cancellationToken);
+        if (flush.IsCompleted || flush.IsCanceled)
+        {
+            return;
+        }
+
+        while (count > 0)
+        {
+            // One flush per FileSender.MaxChunkSize, as on the copying path: Kestrel gives each flush of a body
+            // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
+            // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
+            var chunk = Math.Min(count, FileSender.MaxChunkSize);
+            if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, cancellationToken), cancellationToken))
+            {
+                return;
+            }
+
+            offset += chunk;
+            count -= chunk;
+        }
+    }
+
+    /// <summary>One chunk: its stand-ins through Kestrel's writer, then a flush that returns once sendfile has sent it. False when the client is gone.</summary>
+    private async Task<bool> SendChunkAsync(PipeWriter responseWriter, FileSend send, CancellationToken cancellationToken)
+    {
+        lock (_gate)
+        {
+            if (_stopped)
+            {
+                throw new ConnectionAbortedException("The connection stopped sending before the file's bytes.");
+            }
+
+            _pending = send;
+        }
+
+        // Stand-ins for the file's bytes through Kestrel's writer: counted against Content-Length, dropped here.
+        _output.Discard(send.Count);
+        var left = send.Count;
+        while (left > 0)
+        {
+            var standIn = responseWriter.GetMemory();
+            var advance = (int)Math.Min(standIn.Length, left);
+            responseWriter.Advance(advance);
+            left -= advance;
+        }
+
+        if (_output.Discarding)
+        {
+            // The stand-ins did not all reach this connection: a middleware between the response and Kestrel kept
+            // them (they would reach the client as if they were the file), or Kestrel's output has already ended.
+            _output.StopDiscarding();
+            Withdraw(send);
+            throw new InvalidOperationException("The response writer did not pass the file's bytes to the connection; sendfile cannot stand in for them.");
+        }
+
+        // Kestrel times this flush against its minimum response data rate; SendFileOutput's flush returns once the
+        // send loop has sent the chunk.
+        var flush = await responseWriter.FlushAsync(cancellationToken);
+        // Had Kestrel's output already ended, its flush would not have reached this connection: wake the loop
+        // anyway (every byte before the chunk is flushed), so this wait always ends.
+        _pipe.Reader.CancelPendingRead();
+        await send.Done.Task;
+        return !flush.IsCompleted && !flush.IsCanceled;
+    }
+
+    /// <summary>What <see cref="SendFileOutput.FlushAsync"/> does: flush the pipe, then wait for a pending file's bytes.</summary>
+    internal ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken)
+    {
+        var flush = _pipe.Writer.FlushAsync(cancellationToken);
+        var pending = Volatile.Read(ref _pending);
+        return pending is null ? flush : FlushThenSendFileAsync(flush, pending);
+    }
+
+    private async ValueTask<FlushResult> FlushThenSendFileAsync(ValueTask<FlushResult> flush, FileSend pending)
+    {
+        var result = await flush;
+        // Wakes the send loop if it waits for bytes: none will come before the file's.
+        _pipe.Reader.CancelPendingRead();
+        await pending.Done.Task;
+        return result;
+    }
+
+    /// <summary>
+    /// The send loop: the pipe's bytes in order, and each pending file at its position. Ends when the HTTP layer
+    /// completes the output (or <see cref="CompleteOutput"/>); a failed send aborts the connection.
+    /// </summary>
+    public async Task RunAsync()
+    {
+        var reader = _pipe.Reader;
+        Exception? error = null;
+        try
+        {
+            while (true)
+            {
+                var result = await reader.ReadAsync();
+                var buffer = result.Buffer;
+                if (!buffer.IsEmpty)
+                {
+                    await SendAsync(buffer);
+                    _sent += buffer.Length;
+                }
+
+                reader.AdvanceTo(buffer.End);
+                if (TakeFileAt(_sent) is { } send)
+                {
+                    try
+                    {
+                        await SendFileCoreAsync(send);
+                    }
+                    catch (Exception failed)
+                    {
+                        send.Done.TrySetException(failed);
+                        throw;
+                    }
+
+                    SendFileMetrics.Sent(send.Count, _port);
+                    send.Done.TrySetResult();
+                }
+
+                if (result.IsCompleted)
+                {
+                    break;
+                }
+            }
+        }
+        catch (Exception failed)
+        {
+            // A reset, an abort (the socket disposed under a send), a cancelled request, a file that ended early:
+            // the response cannot continue, and a connection with half a body must not carry another.
+            error = failed;
+            _connection.Abort(new ConnectionAbortedException("Freight's send loop failed.", failed));
+        }
+        finally
+        {
+            FileSend? orphan;
+            lock (_gate)
+            {
+                _stopped = true;
+                orphan = _pending;
+                _pending = null;
+            }
+
+            orphan?.Done.TrySetException(error ?? new ConnectionAbortedException("The connection stopped sending before the file's bytes."));
+            await reader.CompleteAsync(error);
+        }
+    }
+
+    /// <summary>Ends the output once the HTTP layer is done with the connection; the send loop then sends what is left and stops.</summary>
+    public void CompleteOutput() => _pipe.Writer.Complete();
+
+    private FileSend? TakeFileAt(long position)
+    {
+        if (Volatile.Read(ref _pending) is null)
+        {
+            return null;
+        }
+
+        lock (_gate)
+        {
+            if (_pending is not { } send || send.Position != position)
+            {
+                return null;
+            }
+
+            _pending = null;
+            return send;
+        }
+    }
+
+    private void Withdraw(FileSend send)
+    {
+        lock (_gate)
+        {
+            if (ReferenceEquals(_pending, send))
+            {
+                _pending = null;
+            }
+        }
+    }
+
+    private async ValueTask SendAsync(ReadOnlySequence<byte> buffer)
+    {
+        if (buffer.IsSingleSegment)
+        {
+            await SendAllAsync(buffer.First, CancellationToken.None);
+            return;
+        }
+
+        // Several blocks in one sendmsg, as Kestrel's sender does; the pool's blocks are arrays.
+        _gather.Clear();
+        foreach (var block in buffer)
+        {
+            if (!MemoryMarshal.TryGetArray(block, out var segment))
+            {
+                await SendGatheredAsync();
+                await SendAllAsync(block, CancellationToken.None);
+                continue;
+            }
+
+            _gather.Add(segment);
+            if (_gather.Count == MaxSegmentsPerSend)
+            {
+                await SendGatheredAsync();
+            }
+        }
+
+        await SendGatheredAsync();
+    }
+
+    private async ValueTask SendGatheredAsync()
+    {
+        if (_gather.Count == 0)
+        {
+            return;
+        }
+
+        long expected = 0;
+        for (var i = 0; i < _gather.Count; i++)
+        {
+            expected += _gather[i].Count;
+        }
+
+        // On Unix a stream socket's gather send completes when every byte is queued (or fails).
+        var sent = await _socket.SendAsync(_gather, SocketFlags.None);
+        _gather.Clear();
+        if (sent != expected)
+        {
+            throw new IOException($"The socket took {sent} of {expected} bytes.");
+        }
+    }
+
+    private async ValueTask SendAllAsync(ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        while (!bytes.IsEmpty)
+        {
+            var sent = await _socket.SendAsync(bytes, SocketFlags.None, cancellationToken);
+            bytes = bytes[sent..];
+        }
+    }
+
+    private async Task SendFileCoreAsync(FileSend send)
+    {
+        var offset = send.Offset;
+        var left = send.Count;
+        byte[]? probe = null;
+        try
+        {
+            while (left > 0)
+            {
+                send.CancellationToken.ThrowIfCancellationRequested();
+                var sent = LinuxSendFile.Send(_socket.SafeHandle, send.File, ref offset, left, out var errno);
+                if (sent > 0)
+                {
+                    left -= sent;
+                    continue;
+                }
+
+                if (sent == 0)
+                {
+                    throw new EndOfStreamException($"The file ended {left} bytes before the range did.");
+                }
+
+                if (errno == LinuxSendFile.EIntr)
+                {
+                    continue;
+                }
+
+                if (errno != LinuxSendFile.EAgain)
+                {
+                    throw new IOException($"sendfile failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
+                }
+
+                // The send buffer is full. An async send of the next bytes waits for room without a thread.
+                probe ??= ArrayPool<byte>.Shared.Rent(WaitProbeBytes);
+                var read = RandomAccess.Read(send.File, probe.AsSpan(0, (int)Math.Min(WaitProbeBytes, left)), offset);
+                if (read == 0)
+                {
+                    throw new EndOfStreamException($"The file ended {left} bytes before the range did.");
+                }
+
+                await SendAllAsync(probe.AsMemory(0, read), send.CancellationToken);
+                offset += read;
+                left -= read;
+            }
+        }
+        finally
+        {
+            if (probe is not null)
+            {
+                ArrayPool<byte>.Shared.Return(probe);
+            }
+        }
+    }
+
+    /// <summary>A file's bytes to send once the pipe's bytes up to <see cref="Position"/> are sent.</summary>
+    private sealed class FileSend(SafeFileHandle file, long offset, long count, long position, CancellationToken cancellationToken)
+    {
+        public SafeFileHandle File { get; } = file;
+
+        public long Offset { get; } = offset;
+
+        public long Count { get; } = count;
+
+        public long Position { get; } = position;
+
+        public CancellationToken CancellationToken { get; } = cancellationToken;
+
+        // Continuations run on the pool: the send loop must not run the rest of a response inline.
+        public TaskCompletionSource Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    }
+}
