@@ -79,8 +79,28 @@ public sealed record BenchOptions
     /// </summary>
     public string Store { get; init; } = FilesSuite.FileSystemStore;
 
-    /// <summary>Only scenarios whose id contains this text.</summary>
+    /// <summary>Only scenarios whose id contains this text, or one of its comma-separated parts (<c>/freight,nginx-tls</c>).</summary>
     public string? Filter { get; init; }
+
+    /// <summary>Whether <paramref name="id"/> passes <see cref="Filter"/> (every id does without one).</summary>
+    public bool Matches(string id)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        if (Filter is null)
+        {
+            return true;
+        }
+
+        foreach (var part in Filter.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (id.Contains(part, StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>Plain progress lines even on a terminal (the live display is only drawn on a terminal anyway).</summary>
     public bool NoProgress { get; init; }
@@ -109,7 +129,7 @@ public sealed record BenchOptions
                               root), beside peer/s3-direct (the same client straight to RGW); only with --suite files
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
-          --filter TEXT       only scenarios whose id contains TEXT
+          --filter TEXT       only scenarios whose id contains TEXT (or one of its comma-separated parts)
           --cpu-affinity      pin the server to CPU 0 and the bench to CPU 1 (steadier figures)
           --no-progress       plain progress lines, no live display (it is only drawn on a terminal anyway)
           --no-report         do not write the HTML report (RESULT.html beside the result JSON)

@@ -33,7 +33,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {
         var scenarios = StaticSuite.Create(options.Quick)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
         var results = new List<ScenarioResult>();
         if (scenarios.Count == 0)

@@ -47,4 +47,16 @@ public sealed class BenchOptionsTests
         Assert.Equal(500, options.JsonRecords);
         Assert.Equal(Path.GetFullPath("slow-disk"), options.TempDirectory);
     }
+
+    [Theory]
+    [InlineData("/freight,nginx-tls", "peer/nginx-tls", true)]
+    [InlineData("/freight,nginx-tls", "upload/freight", true)]
+    [InlineData("/freight,nginx-tls", "download/file", false)]
+    [InlineData("/freight", "peer/nginx-tls", false)]
+    public void Matches_CommaSeparatedFilter_AnyPartSelects(string filter, string id, bool selected)
+    {
+        var options = BenchOptions.Parse(["--filter", filter], out _);
+
+        Assert.Equal(selected, options!.Matches(id));
+    }
 }

@@ -34,6 +34,12 @@ public sealed record TransferScenario(
     /// <summary>The embedded server with Kestrel's stock transport memory pool (4 KiB blocks).</summary>
     public const string StockPoolServer = "stock-pool";
 
+    /// <summary>nginx over TLS (<c>peer/nginx-tls</c>): the payload file by GET, WebDAV PUT to disk.</summary>
+    public const string NginxTlsServer = "nginx-tls";
+
+    /// <summary>The id of nginx's TLS rows.</summary>
+    public const string NginxTlsId = "peer/nginx-tls";
+
     /// <summary>The lab variant after the area, e.g. <c>freight</c> in <c>upload/freight</c>.</summary>
     public string Variant => Id[(Id.IndexOf('/', StringComparison.Ordinal) + 1)..];
 
