@@ -108,8 +108,28 @@ public sealed record BenchOptions
     /// <summary>Micro suite: BenchmarkDotNet's job, <c>short</c> (default, about 2 minutes) or <c>default</c> (its own counts, tens of minutes).</summary>
     public string MicroJob { get; init; } = MicroSuite.ShortJob;
 
-    /// <summary>Only scenarios whose id contains this text.</summary>
+    /// <summary>Only scenarios whose id contains this text, or one of its comma-separated parts (<c>/freight,nginx-tls</c>).</summary>
     public string? Filter { get; init; }
+
+    /// <summary>Whether <paramref name="id"/> passes <see cref="Filter"/> (every id does without one).</summary>
+    public bool Matches(string id)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        if (Filter is null)
+        {
+            return true;
+        }
+
+        foreach (var part in Filter.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            if (id.Contains(part, StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>Plain progress lines even on a terminal (the live display is only drawn on a terminal anyway).</summary>
     public bool NoProgress { get; init; }
@@ -147,7 +167,7 @@ public sealed record BenchOptions
                               (BenchmarkDotNet's own iteration counts: tens of minutes)
           --target URL        measure a running freight serve instead of starting one
           --json FILE         where to write the result JSON (default freight-results/bench-<time>.json)
-          --filter TEXT       only scenarios whose id contains TEXT
+          --filter TEXT       only scenarios whose id contains TEXT (or one of its comma-separated parts)
           --cpu-affinity      pin the server to CPU 0 and the bench to CPU 1 (steadier figures)
           --no-progress       plain progress lines, no live display (it is only drawn on a terminal anyway)
           --no-report         do not write the HTML report (RESULT.html beside the result JSON)

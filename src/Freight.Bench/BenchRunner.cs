@@ -47,12 +47,12 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             var counters = new Dictionary<string, InstructionCounter>();
             if (options.Target is null)
             {
-                var needed = candidates.Where(s => s.Direction != TransferDirection.Probe).Select(s => s.Server);
+                var needed = candidates.Where(s => s.Direction != TransferDirection.Probe && s.Server != TransferScenario.NginxTlsServer).Select(s => s.Server);
                 foreach (var name in (runJson || runStatic || runFiles || runTus ? needed.Prepend(TransferScenario.FreightServer) : needed).Distinct())
                 {
                     var server = await StartServerAsync(name, work.FullName, rgw, cancellationToken);
                     processes.Add(server);
-                    targets[name] = new BenchTarget(server.Http, server.Https, server.CertificateSha256);
+                    targets[name] = new BenchTarget(server.Http, server.Https, server.CertificateSha256, server.H2c);
                     counters[name] = await InstructionCounter.ProbeAsync(server.ProcessId, cancellationToken);
                 }
             }
@@ -62,10 +62,22 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             }
 
             using var payload = ClientPayload.Create(candidates.Count > 0 ? options.PayloadBytes : 0, work.FullName);
+            // peer/nginx-tls: nginx serving the payload file over TLS on a certificate the bench wrote for it (pinned).
+            await using var nginxTls = options.Target is null && candidates.Any(s => s.Server == TransferScenario.NginxTlsServer)
+                ? await NginxTlsPeer.StartAsync(payload, work.FullName, cancellationToken)
+                : null;
+            if (nginxTls is not null)
+            {
+                PinIfAsked(nginxTls.Server.ProcessId);
+                targets[TransferScenario.NginxTlsServer] = new BenchTarget(null, nginxTls.Server.BaseAddress, nginxTls.CertificateSha256);
+            }
+
             using var clients = new HttpClients(targets.Values.Select(t => t.CertificateSha256).OfType<string>().ToList());
             var servers = targets.ToDictionary(
                 pair => pair.Key,
-                pair => new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload), counters.GetValueOrDefault(pair.Key)));
+                pair => pair.Key == TransferScenario.NginxTlsServer
+                    ? new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(nginxTls!.Server.ProcessId), new TransferClient(clients, pair.Value, payload, nginxTls))
+                    : new ServerUnderTest(pair.Key, pair.Value, new ServerMetrics(clients.Client, pair.Value.Http ?? pair.Value.Https!), new TransferClient(clients, pair.Value, payload), counters.GetValueOrDefault(pair.Key)));
             var probeScenario = candidates.FirstOrDefault(s => s.Direction == TransferDirection.Probe);
             await using var probe = probeScenario is null ? null : await StartProbeAsync(processes, payload, probeScenario, cancellationToken);
 
@@ -342,11 +354,11 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         var all = options.Suites.Contains(TransferSuite.Name) ? TransferSuite.Create(options.Full) : [];
         var selected = all
             .Where(s => s.Direction == TransferDirection.Probe || options.Target is null || s.Server == TransferScenario.FreightServer)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal) || s.Direction == TransferDirection.Probe)
+            .Where(s => options.Matches(s.Id) || s.Direction == TransferDirection.Probe)
             .ToList();
 
         // The probe alone is no transfer suite, unless it was asked for.
-        var probeAsked = options.Filter is not null && TransferSuite.ProbeId.Contains(options.Filter, StringComparison.Ordinal);
+        var probeAsked = options.Filter is not null && options.Matches(TransferSuite.ProbeId);
         return selected.Any(s => s.Direction != TransferDirection.Probe) || probeAsked ? selected : [];
     }
 

@@ -61,7 +61,7 @@ public sealed class FilesSuiteRunner(
     {
         var sizes = FilesSuite.Sizes(options.Quick, options.Store, options.Full);
         var scenarios = FilesSuite.Create(options.Quick, options.Store, options.Full)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
         {
@@ -335,7 +335,7 @@ public sealed class FilesSuiteRunner(
     }
 
     private static Freight.Lab.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
-        new(cpuSeconds, 0, 0, 0, 0, 0, workingSetBytes, 0, 0, 0, 0, 0);
+        ServerMetrics.PeerSnapshot(cpuSeconds, workingSetBytes);
 
     /// <summary>One verified transfer; the seconds cover the request only, not the verification after it.</summary>
     private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)

@@ -21,7 +21,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var scenarios = JsonSuite.Create(options.JsonRecords, options.Full)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
         var bodies = new ConcurrentBag<MemoryStream>();
         if (scenarios.Count > 0)

@@ -36,7 +36,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified, SuiteCheck? Check)> RunAsync(CancellationToken cancellationToken)
     {
         var scenarios = StaticSuite.Create(options.Quick, options.Full)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
         var results = new List<ScenarioResult>();
         if (scenarios.Count == 0)

@@ -21,9 +21,9 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
     {
         var (rampTo, rampSeconds) = (options.ThreadsRampTo, options.ThreadsRampSeconds);
         var scenarios = ThreadsSuite.Create(rampTo, rampSeconds)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
-        var checkEngine = options.Filter is null || EngineCheckId.Contains(options.Filter, StringComparison.Ordinal);
+        var checkEngine = options.Matches(EngineCheckId);
         var (engineSeconds, engineRounds) = EngineCheckTiming;
         var anything = scenarios.Count > 0 || checkEngine;
         if (anything)

@@ -33,7 +33,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
     {
         var sizes = options.SizeGiven ? [options.PayloadBytes] : TusSuite.Sizes(options.Quick);
         var scenarios = TusSuite.Create(options.Quick, sizes)
-            .Where(s => options.Filter is null || s.Id.Contains(options.Filter, StringComparison.Ordinal))
+            .Where(s => options.Matches(s.Id))
             .ToList();
         if (scenarios.Count == 0 || server.Target.Http is null)
         {

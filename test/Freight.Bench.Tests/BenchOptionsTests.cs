@@ -185,4 +185,16 @@ public sealed class BenchOptionsTests
         Assert.Equal([1], JsonSuite.Create(1000, full: false).Select(s => s.Concurrency).Distinct());
         Assert.Equal([1, 8], JsonSuite.Create(1000, full: true).Select(s => s.Concurrency).Distinct());
     }
+
+    [Theory]
+    [InlineData("/freight,nginx-tls", "peer/nginx-tls", true)]
+    [InlineData("/freight,nginx-tls", "upload/freight", true)]
+    [InlineData("/freight,nginx-tls", "download/file", false)]
+    [InlineData("/freight", "peer/nginx-tls", false)]
+    public void Matches_CommaSeparatedFilter_AnyPartSelects(string filter, string id, bool selected)
+    {
+        var options = BenchOptions.Parse(["--filter", filter], out _);
+
+        Assert.Equal(selected, options!.Matches(id));
+    }
 }

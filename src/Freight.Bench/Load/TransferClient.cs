@@ -3,13 +3,17 @@ using System.Diagnostics;
 using System.IO.Hashing;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
+using Freight.Bench.Peers;
 using Freight.Bench.Scenarios;
 using Freight.Hashing;
 
 namespace Freight.Bench.Load;
 
-/// <summary>Performs one transfer of a scenario against the lab and verifies it byte-exact.</summary>
-public sealed class TransferClient(HttpClients clients, BenchTarget target, ClientPayload payload)
+/// <summary>
+/// Performs one transfer of a scenario against the lab and verifies it byte-exact; with <paramref name="nginx"/>,
+/// against nginx's payload file (GET) and WebDAV (PUT, the stored file hashed after the timed request).
+/// </summary>
+public sealed class TransferClient(HttpClients clients, BenchTarget target, ClientPayload payload, NginxTlsPeer? nginx = null)
 {
     public async Task<TransferOutcome> RunAsync(TransferScenario scenario, CancellationToken cancellationToken)
     {
@@ -24,7 +28,7 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
 
     private async Task<TransferOutcome> DownloadAsync(TransferScenario scenario, CancellationToken cancellationToken)
     {
-        var uri = new Uri(target.BaseFor(scenario.Scheme), $"/lab/{scenario.Id}?size={payload.Length}");
+        var uri = nginx?.DownloadAddress ?? new Uri(target.BaseFor(scenario.Scheme), $"/lab/{scenario.Id}?size={payload.Length}");
         var hasher = new XxHash128();
         long received = 0;
         var buffer = ArrayPool<byte>.Shared.Rent(scenario.ClientBufferBytes);
@@ -62,6 +66,11 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
 
     private async Task<TransferOutcome> UploadAsync(TransferScenario scenario, CancellationToken cancellationToken)
     {
+        if (nginx is not null)
+        {
+            return await UploadToNginxAsync(scenario, nginx, cancellationToken);
+        }
+
         var uri = new Uri(target.BaseFor(scenario.Scheme), $"/lab/{scenario.Id}?sink={scenario.Sink}");
         await using var source = OpenSource(scenario);
         using var request = HttpClients.Request(HttpMethod.Post, uri, scenario.Protocol);
@@ -74,6 +83,20 @@ public sealed class TransferClient(HttpClients clients, BenchTarget target, Clie
             ?? throw new VerificationException($"{scenario.Id}: empty answer.");
         Verify(scenario, answer.Bytes, answer.Hash);
         return new TransferOutcome(answer.Bytes, seconds, null);
+    }
+
+    /// <summary>A WebDAV PUT of the payload (201, or 204 when it replaced the last one), verified from the stored file.</summary>
+    private async Task<TransferOutcome> UploadToNginxAsync(TransferScenario scenario, NginxTlsPeer peer, CancellationToken cancellationToken)
+    {
+        await using var source = OpenSource(scenario);
+        using var request = HttpClients.Request(HttpMethod.Put, peer.UploadAddress, scenario.Protocol);
+        request.Content = CreateContent(scenario, source);
+        var clock = Stopwatch.StartNew();
+        using var response = await clients.Client.SendAsync(request, HttpCompletionOption.ResponseContentRead, cancellationToken);
+        var seconds = clock.Elapsed.TotalSeconds;
+        await EnsureSuccessAsync(response, cancellationToken);
+        await peer.VerifyUploadAsync(payload, cancellationToken);
+        return new TransferOutcome(payload.Length, seconds, null);
     }
 
     private Stream OpenSource(TransferScenario scenario)

@@ -29,16 +29,18 @@ public sealed class FreightProcess : IAsyncDisposable
 
     /// <summary>The process id, for tools that attach to it (<see cref="InstructionCounter"/>).</summary>
     public int ProcessId => _process.Id;
+    /// <summary>The cleartext HTTP/2 (prior knowledge) listener, as the http:// base address a client sends h2 to.</summary>
+    public Uri? H2c => Listening.FirstOrDefault(u => u.Scheme == "h2c") is { } h2c ? new UriBuilder(h2c) { Scheme = Uri.UriSchemeHttp }.Uri : null;
 
     /// <summary>
-    /// <c>freight serve</c> on HTTP and HTTPS loopback ports with <paramref name="dataDirectory"/>;
+    /// <c>freight serve</c> on HTTP, HTTPS and h2c loopback ports with <paramref name="dataDirectory"/>;
     /// <paramref name="temporaryDirectory"/> becomes its ASPNETCORE_TEMP.
     /// </summary>
     public static Task<FreightProcess> StartServerAsync(string dataDirectory, IReadOnlyList<string> extraArguments, string? temporaryDirectory, CancellationToken cancellationToken)
     {
-        string[] arguments = ["serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0", "--data-dir", dataDirectory, "--Freight:StopWhenInputCloses", "true", .. extraArguments];
+        string[] arguments = ["serve", "--urls", "http://127.0.0.1:0;https://127.0.0.1:0;h2c://127.0.0.1:0", "--data-dir", dataDirectory, "--Freight:StopWhenInputCloses", "true", .. extraArguments];
         var environment = temporaryDirectory is null ? null : new Dictionary<string, string> { ["ASPNETCORE_TEMP"] = temporaryDirectory };
-        return StartAsync(arguments, environment, listeningLines: 2, certificate: true, cancellationToken);
+        return StartAsync(arguments, environment, listeningLines: 3, certificate: true, cancellationToken);
     }
 
     /// <summary><c>freight tcp-sink</c>: the far end of the TCP ceiling probe.</summary>

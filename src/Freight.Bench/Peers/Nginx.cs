@@ -136,9 +136,18 @@ public static class Nginx
                 scgi_temp_path {{Quote(Path.Combine(site.WorkDirectory, "scgi_temp"))}};
 
                 server {
-                    listen 127.0.0.1:{{port}};
+                    listen 127.0.0.1:{{port}}{{(site.Tls ? " ssl" : "")}};
                     root {{Quote(site.RootDirectory)}};
             """);
+        if (site.Tls)
+        {
+            config.AppendLine(CultureInfo.InvariantCulture, $$"""
+                        ssl_certificate {{Quote(site.TlsCertificatePath!)}};
+                        ssl_certificate_key {{Quote(site.TlsKeyPath!)}};
+                        ssl_protocols TLSv1.3 TLSv1.2;
+                """);
+        }
+
         if (site.PutDirectory is not null)
         {
             config.AppendLine(CultureInfo.InvariantCulture, $$"""
@@ -185,7 +194,12 @@ public static class Nginx
             Directory.CreateDirectory(putTemp);
         }
 
-        return new NginxSite(root, work, put, putTemp);
+        if ((options.TlsCertificatePath is null) != (options.TlsKeyPath is null))
+        {
+            throw new ArgumentException("nginx's TLS needs both a certificate and a key file.", nameof(options));
+        }
+
+        return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath));
     }
 
     /// <summary>

@@ -22,14 +22,14 @@ public sealed class NginxServer : IAsyncDisposable
         _watchdog = watchdog;
         ProcessId = process.Id;
         Version = version;
-        BaseAddress = new Uri($"http://127.0.0.1:{port}/");
+        BaseAddress = new Uri($"{(site.Tls ? "https" : "http")}://127.0.0.1:{port}/");
         ConfigPath = site.ConfigPath;
         ErrorLogPath = site.ErrorLogPath;
         PutDirectory = site.PutDirectory;
         DavAddress = site.PutDirectory is null ? null : new Uri(BaseAddress, "dav/");
     }
 
-    /// <summary><c>http://127.0.0.1:PORT/</c>: the root directory's files are under it.</summary>
+    /// <summary><c>http://127.0.0.1:PORT/</c> (<c>https://</c> with TLS): the root directory's files are under it.</summary>
     public Uri BaseAddress { get; }
 
     /// <summary>nginx's process (the only one: no master, no workers).</summary>

@@ -1,8 +1,10 @@
 namespace Freight.Bench.Peers;
 
 /// <summary><see cref="NginxSiteOptions"/> resolved to full paths, plus the files nginx keeps in the work directory.</summary>
-internal sealed record NginxSite(string RootDirectory, string WorkDirectory, string? PutDirectory, string? PutTempDirectory)
+internal sealed record NginxSite(string RootDirectory, string WorkDirectory, string? PutDirectory, string? PutTempDirectory, string? TlsCertificatePath = null, string? TlsKeyPath = null)
 {
+    public bool Tls => TlsCertificatePath is not null;
+
     public string ConfigPath => Path.Combine(WorkDirectory, "nginx.conf");
 
     public string PidPath => Path.Combine(WorkDirectory, "nginx.pid");

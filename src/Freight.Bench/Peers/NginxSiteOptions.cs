@@ -21,6 +21,15 @@ public sealed record NginxSiteOptions
     /// </summary>
     public bool EnableWebDavPut { get; init; }
 
+    /// <summary>
+    /// PEM certificate and key files: nginx then speaks HTTPS only (TLS 1.3 and 1.2, HTTP/1.1) on its port, with
+    /// OpenSSL's defaults otherwise (16 KiB records, <c>ssl_buffer_size 16k</c>). Both or neither.
+    /// </summary>
+    public string? TlsCertificatePath { get; init; }
+
+    /// <summary>The private key of <see cref="TlsCertificatePath"/>, PEM.</summary>
+    public string? TlsKeyPath { get; init; }
+
     /// <summary>Where <see cref="EnableWebDavPut"/> writes; null: <see cref="WorkDirectory"/>/put. Created when missing.</summary>
     public string? PutDirectory { get; init; }
 }

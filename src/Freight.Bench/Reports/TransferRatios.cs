@@ -52,6 +52,19 @@ public static class TransferRatios
                 1.0);
         }
 
+        // HTTPS and HTTP/2 (issue 20): TLS against cleartext, h2 against h1 on TLS, h2c against h1 (framing alone),
+        // and Freight against nginx on TLS with the same payload (memory → nginx reads its file; PUTs to disk).
+        const string Https1 = "https h1 memory 64K";
+        const string Https2 = "https h2 memory 64K";
+        yield return Ratio("https / http download", "download/freight", Https1, "download/freight", Http1Memory64K, goal: 0.7);
+        yield return Ratio("https / http upload", "upload/freight", Https1, "upload/freight", Http1Memory64K, goal: 0.7);
+        yield return Ratio("h2 / h1 over tls download", "download/freight", Https2, "download/freight", Https1, goal: 0.85);
+        yield return Ratio("h2 / h1 over tls upload", "upload/freight", Https2, "upload/freight", Https1, goal: 0.85);
+        yield return Ratio("h2c / h1 cleartext download", "download/freight", "h2c h2 memory 64K", "download/freight", Http1Memory64K);
+        yield return Ratio("h2c / h1 cleartext upload", "upload/freight", "h2c h2 memory 64K", "upload/freight", Http1Memory64K);
+        yield return Ratio("freight / nginx-tls download", "download/freight", Https1, TransferScenario.NginxTlsId, Https1, goal: 1.0);
+        yield return Ratio("freight / nginx-tls upload to disk", "upload/freight", Https1 + " →file", TransferScenario.NginxTlsId, Https1 + " →file", goal: 1.0);
+
         const string StockPool = Http1Memory64K + " stock-pool";
         yield return Ratio("multipart-freight / multipart-reader, stock pool", "upload/multipart-freight", StockPool, "upload/multipart-reader", StockPool);
         yield return Ratio("upload-freight: freight pool / stock pool", "upload/freight", Http1Memory64K, "upload/freight", StockPool);

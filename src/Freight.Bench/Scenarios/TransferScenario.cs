@@ -38,6 +38,11 @@ public sealed record TransferScenario(
 
     /// <summary>The row's id: <see cref="Id"/> (the lab endpoint), or its A/A copy's (<c>download/freight#a</c>).</summary>
     public string RowId => AaCopy ? Verdicts.AaControl.CopyId(Id) : Id;
+    /// <summary>nginx over TLS (<c>peer/nginx-tls</c>): the payload file by GET, WebDAV PUT to disk.</summary>
+    public const string NginxTlsServer = "nginx-tls";
+
+    /// <summary>The id of nginx's TLS rows.</summary>
+    public const string NginxTlsId = "peer/nginx-tls";
 
     /// <summary>The lab variant after the area, e.g. <c>freight</c> in <c>upload/freight</c>.</summary>
     public string Variant => Id[(Id.IndexOf('/', StringComparison.Ordinal) + 1)..];

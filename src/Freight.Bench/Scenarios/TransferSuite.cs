@@ -50,6 +50,10 @@ public static class TransferSuite
         new("download/file", TransferDirection.Download, Scheme: "https"),
         new("download/freight", TransferDirection.Download, Scheme: "https"),
         new("download/freight", TransferDirection.Download, Scheme: "https", Protocol: "h2"),
+        // HTTP/2 without TLS (h2c, prior knowledge, its own port): the framing's cost apart from the cipher's.
+        new("download/freight", TransferDirection.Download, Scheme: "h2c", Protocol: "h2"),
+        // nginx over TLS on the same payload file (as Freight's lab file: page cache, no sendfile under TLS).
+        new(TransferScenario.NginxTlsId, TransferDirection.Download, Scheme: "https", Server: TransferScenario.NginxTlsServer),
 
         // Multipart uploads: U1, U2 and Freight's parser.
         new("upload/iformfile", TransferDirection.Upload, Published: Study1(30, "U1")),
@@ -73,6 +77,10 @@ public static class TransferSuite
         new("upload/freight", TransferDirection.Upload, Sink: "file"),
         new("upload/freight", TransferDirection.Upload, Scheme: "https"),
         new("upload/freight", TransferDirection.Upload, Scheme: "https", Protocol: "h2"),
+        new("upload/freight", TransferDirection.Upload, Scheme: "h2c", Protocol: "h2"),
+        // To disk on both sides: nginx's WebDAV PUT beside Freight's upload to a file, over TLS.
+        new("upload/freight", TransferDirection.Upload, Scheme: "https", Sink: "file"),
+        new(TransferScenario.NginxTlsId, TransferDirection.Upload, Scheme: "https", Sink: "file", Server: TransferScenario.NginxTlsServer),
 
         // The same paths on a second embedded server that keeps Kestrel's stock transport pool (4 KiB
         // blocks): what FreightServerOptions.TransportBlockBytes is worth, app code unchanged.

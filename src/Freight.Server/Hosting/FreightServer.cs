@@ -29,8 +29,11 @@ namespace Freight.Server.Hosting;
 /// </summary>
 public sealed class FreightServer : IAsyncDisposable
 {
-    private FreightServer(WebApplication app, FreightServerOptions options, X509Certificate2? certificate)
+    private readonly List<ListenOptions> _h2cListeners;
+
+    private FreightServer(WebApplication app, FreightServerOptions options, X509Certificate2? certificate, List<ListenOptions> h2cListeners)
     {
+        _h2cListeners = h2cListeners;
         App = app;
         Options = options;
         Certificate = certificate;
@@ -43,9 +46,13 @@ public sealed class FreightServer : IAsyncDisposable
     /// <summary>The in-memory HTTPS certificate, when an https:// address is configured.</summary>
     public X509Certificate2? Certificate { get; }
 
-    /// <summary>The bound addresses (actual ports), once started.</summary>
+    /// <summary>The bound addresses (actual ports), once started; cleartext HTTP/2 ones as <c>h2c://</c>.</summary>
     public IReadOnlyList<string> Urls =>
-        App.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.ToList();
+        App.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Select(H2cScheme).ToList();
+
+    /// <summary>Kestrel names every cleartext listener http://; an h2c one (bound port known once started) says h2c://.</summary>
+    private string H2cScheme(string url) =>
+        _h2cListeners.Exists(listen => url == $"http://{listen.IPEndPoint}") ? ListenAddress.H2cScheme + url["http".Length..] : url;
 
     /// <summary>
     /// Builds the server from <paramref name="args"/> (and appsettings.json, FREIGHT_ variables).
@@ -79,6 +86,7 @@ public sealed class FreightServer : IAsyncDisposable
         var contentLengths = new RequestHeads.RawContentLengths();
         var addresses = ListenAddress.SplitUrls(options.Urls).Select(url => ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url)).ToList();
         var certificate = addresses.Any(a => a.Https) ? SelfSignedCertificate.Create() : null;
+        var h2cListeners = new List<ListenOptions>();
 
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
@@ -86,16 +94,24 @@ public sealed class FreightServer : IAsyncDisposable
             kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
             // Server-wide: the only minimum upload rate Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
             kestrel.Limits.MinRequestBodyDataRate = options.Files.MinUploadRate;
+            kestrel.Limits.Http2.InitialConnectionWindowSize = options.Http2.InitialConnectionWindowBytes;
+            kestrel.Limits.Http2.InitialStreamWindowSize = options.Http2.InitialStreamWindowBytes;
+            kestrel.Limits.Http2.MaxFrameSize = options.Http2.MaxFrameBytes;
             foreach (var address in addresses)
             {
                 kestrel.Listen(address.Address, address.Port, listen =>
                 {
                     // On TLS, ALPN picks h2 or http/1.1. On cleartext Kestrel cannot offer both on one port
-                    // (no negotiation), so http:// addresses speak HTTP/1.1.
-                    listen.Protocols = address.Https ? HttpProtocols.Http1AndHttp2 : HttpProtocols.Http1;
+                    // (no negotiation), so http:// addresses speak HTTP/1.1 and h2c:// ones HTTP/2 only.
+                    listen.Protocols = address.Https ? HttpProtocols.Http1AndHttp2 : address.H2c ? HttpProtocols.Http2 : HttpProtocols.Http1;
+                    if (address.H2c)
+                    {
+                        h2cListeners.Add(listen);
+                    }
+
                     if (address.Https)
                     {
-                        listen.UseHttps(certificate!);
+                        listen.UseFreightHttps(certificate!, options.Tls);
                     }
                     else if (options.SendFile)
                     {
@@ -206,7 +222,7 @@ public sealed class FreightServer : IAsyncDisposable
         app.MapFiles();
         app.MapTus();
         app.MapControllers();
-        return new FreightServer(app, options, certificate);
+        return new FreightServer(app, options, certificate, h2cListeners);
     }
 
     /// <summary>Starts listening; <see cref="Urls"/> then holds the bound addresses.</summary>
@@ -259,7 +275,8 @@ public sealed class FreightServer : IAsyncDisposable
     public const string Usage = """
         usage: freight serve [--urls URL[;URL…]] [--data-dir DIR] [--max-body-bytes N] [--fsync true]
                              [--store FileSystem|Memory|S3 [--s3-endpoint URL --s3-bucket NAME]] [--Freight:KEY VALUE…]
-          --urls URL        where to listen (default http://127.0.0.1:5080; https:// with a self-signed certificate)
+          --urls URL        where to listen (default http://127.0.0.1:5080; https:// with a self-signed certificate;
+                            h2c:// for cleartext HTTP/2 with prior knowledge)
           --data-dir DIR    the file system store's root and tus uploads (default ./freight-data)
           --max-body-bytes  the largest request body (default 4 GiB)
           --fsync true      flush each upload to disk before it is renamed into place

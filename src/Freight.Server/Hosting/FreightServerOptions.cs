@@ -10,7 +10,7 @@ public sealed class FreightServerOptions
     /// <summary>Configuration section name.</summary>
     public const string SectionName = "Freight";
 
-    /// <summary>Semicolon-separated http:// and https:// addresses; port 0 picks a free port.</summary>
+    /// <summary>Semicolon-separated http://, https:// and h2c:// (cleartext HTTP/2) addresses; port 0 picks a free port.</summary>
     public string Urls { get; set; } = "http://127.0.0.1:5080";
 
     /// <summary>Where stored files and lab payload files live.</summary>
@@ -44,6 +44,11 @@ public sealed class FreightServerOptions
     /// 0.47–0.61 s to 0.18–0.26 s (curl client, /proc utime+stime, loaded machine; docs/results/2026-11-25-sendfile.md).
     /// </summary>
     public bool SendFile { get; set; } = true;
+    /// <summary>TLS on https:// addresses: the cipher order (<c>Tls:PreferAes128Gcm</c>).</summary>
+    public Freight.Transport.FreightTlsOptions Tls { get; set; } = new();
+
+    /// <summary>HTTP/2 windows and frame size (<c>Http2:InitialConnectionWindowBytes</c>, …), on https:// and h2c:// addresses.</summary>
+    public Http2Options Http2 { get; set; } = new();
 
     /// <summary>What Freight's download path keeps per file (small files whole, header values for all).</summary>
     public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
@@ -110,6 +115,7 @@ public sealed class FreightServerOptions
             errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1 and RevalidateAfter ≥ 0.");
         }
 
+        Http2.Validate(errors);
         Multipart.Validate(errors);
         Files.Validate(errors);
         if (Files.IsS3Store)
