@@ -17,6 +17,7 @@ public sealed class S3Connection : IDisposable
     // Presigned URLs live only as long as one request needs them; an hour covers a slow 5 GiB part.
     private static readonly TimeSpan PresignedLifetime = TimeSpan.FromHours(1);
 
+    /// <summary>A client of the server and bucket <paramref name="options"/> name (validated here).</summary>
     public S3Connection(S3StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -43,12 +44,16 @@ public sealed class S3Connection : IDisposable
         Protocol = string.IsNullOrEmpty(options.Endpoint) || options.Endpoint.StartsWith("https:", StringComparison.OrdinalIgnoreCase) ? Amazon.S3.Protocol.HTTPS : Amazon.S3.Protocol.HTTP;
     }
 
+    /// <summary>The options this connection was made with.</summary>
     public S3StoreOptions Options { get; }
 
+    /// <summary>The AWS SDK client.</summary>
     public AmazonS3Client Client { get; }
 
+    /// <summary>The HTTP client for the requests the SDK makes slowly (streamed uploads of parts, ranged reads).</summary>
     public HttpClient Http { get; }
 
+    /// <summary>The bucket.</summary>
     public string Bucket => Options.Bucket;
 
     private Protocol Protocol { get; }
@@ -80,6 +85,7 @@ public sealed class S3Connection : IDisposable
         return config;
     }
 
+    /// <summary>The keys of <paramref name="options"/>, else those of AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.</summary>
     public static AWSCredentials Credentials(S3StoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -168,9 +174,11 @@ public sealed class S3Connection : IDisposable
 
     private string Where => string.IsNullOrEmpty(Options.Endpoint) ? $"AWS S3 ({Options.Region})" : Options.Endpoint;
 
+    /// <summary>Deletes the object <paramref name="objectKey"/> of the bucket (no error when it is gone).</summary>
     public async ValueTask DeleteObjectAsync(string objectKey, CancellationToken cancellationToken) =>
         await Client.DeleteObjectAsync(new DeleteObjectRequest { BucketName = Bucket, Key = objectKey }, cancellationToken);
 
+    /// <inheritdoc />
     public void Dispose()
     {
         Http.Dispose();

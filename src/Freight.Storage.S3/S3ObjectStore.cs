@@ -32,11 +32,13 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
     private readonly ArrayPool<byte> _partBuffers;
     private readonly ConcurrentDictionary<Task, byte> _stagedDeletes = new();
 
+    /// <summary>A store in the bucket <paramref name="options"/> name.</summary>
     public S3ObjectStore(S3StoreOptions options)
         : this(new S3Connection(options), ownsConnection: true)
     {
     }
 
+    /// <summary>A store over an existing <paramref name="connection"/>.</summary>
     public S3ObjectStore(S3Connection connection)
         : this(connection, ownsConnection: false)
     {
@@ -50,8 +52,10 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         _partBuffers = ArrayPool<byte>.Create(connection.Options.PartBytes, maxArraysPerBucket: (connection.Options.PartsInFlight + 1) * Environment.ProcessorCount);
     }
 
+    /// <summary>The bucket's connection.</summary>
     public S3Connection Connection => _s3;
 
+    /// <inheritdoc />
     public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(key);
@@ -59,9 +63,11 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         return ValueTask.FromResult(writer);
     }
 
+    /// <inheritdoc />
     public async ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
         await _s3.HeadAsync(_s3.ObjectKey(key), cancellationToken) is { } head ? S3Metadata.ToInfo(key, head) : null;
 
+    /// <inheritdoc />
     public async ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default)
     {
         var objectKey = _s3.ObjectKey(key);
@@ -70,6 +76,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
             : null;
     }
 
+    /// <inheritdoc />
     public async ValueTask<bool> DeleteAsync(string key, WriteCondition? condition = null, CancellationToken cancellationToken = default)
     {
         var objectKey = _s3.ObjectKey(key);
@@ -126,6 +133,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         return new ObjectPage([.. infos.OfType<ObjectInfo>()], next);
     }
 
+    /// <inheritdoc />
     public async ValueTask AddDigestsAsync(string key, string etag, IReadOnlyDictionary<string, byte[]> digests, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(digests);
@@ -213,6 +221,7 @@ public sealed class S3ObjectStore : IObjectStore, IDisposable
         }
     }
 
+    /// <inheritdoc />
     public void Dispose()
     {
         // Staged objects' deletes still running finish first (they need the connection); the sweep covers any that cannot.

@@ -33,6 +33,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
     private readonly TimeProvider _time = time ?? TimeProvider.System;
     private readonly ConcurrentDictionary<string, IObjectReader> _sealedReaders = new(StringComparer.Ordinal);
 
+    /// <inheritdoc />
     public async ValueTask CreateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -47,9 +48,11 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         }
     }
 
+    /// <inheritdoc />
     public async ValueTask<ResumableUpload?> GetAsync(string id, CancellationToken cancellationToken = default) =>
         (await LoadAsync(id, withTail: false, cancellationToken))?.State.Describe();
 
+    /// <inheritdoc />
     public async ValueTask UpdateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -59,6 +62,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         }
     }
 
+    /// <inheritdoc />
     public async ValueTask<IResumableUploadAppender> BeginAppendAsync(string id, long offset, CancellationToken cancellationToken = default)
     {
         var loaded = await LoadAsync(id, withTail: true, cancellationToken);
@@ -101,6 +105,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         return await reader.ReadAsync(offset, destination, cancellationToken);
     }
 
+    /// <inheritdoc />
     public async ValueTask<ObjectInfo> CompleteAsync(ResumableUpload upload, string key, ObjectCommit commit, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -121,6 +126,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
         return info;
     }
 
+    /// <inheritdoc />
     public async ValueTask<bool> DeleteAsync(string id, CancellationToken cancellationToken = default)
     {
         await ForgetReaderAsync(id);
@@ -142,6 +148,7 @@ public sealed class S3ResumableUploadStore(S3ObjectStore target, TimeProvider? t
     /// <summary>Unknown: a bucket has no free space to ask (set Tus:MaxPendingBytes to bound what uploads may promise).</summary>
     public long? AvailableBytes() => null;
 
+    /// <inheritdoc />
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var prefix = _s3.ObjectKey(StateKey(""));

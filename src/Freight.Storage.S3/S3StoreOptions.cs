@@ -6,6 +6,9 @@ namespace Freight.Storage.S3;
 /// </summary>
 public sealed class S3StoreOptions
 {
+    /// <summary>The configuration section <c>AddFreightS3Store</c> binds when none is named.</summary>
+    public const string SectionName = "Freight:S3";
+
     /// <summary>S3's smallest part (every part but the last): 5 MiB.</summary>
     public const int MinPartBytes = 5 * 1024 * 1024;
 
@@ -48,7 +51,8 @@ public sealed class S3StoreOptions
     /// </summary>
     public string Prefix { get; set; } = "";
 
-    public void Validate(List<string> errors, string section = "Freight:S3")
+    /// <summary>Adds every problem to <paramref name="errors"/>, each naming its key under <paramref name="section"/>.</summary>
+    internal void Validate(List<string> errors, string section = SectionName)
     {
         ArgumentNullException.ThrowIfNull(errors);
         if (string.IsNullOrWhiteSpace(Bucket))

@@ -132,5 +132,6 @@ internal static class S3Transfers
 /// <summary>S3 refused or failed a body transfer; <see cref="StatusCode"/> is S3's answer.</summary>
 public sealed class S3TransferException(HttpStatusCode statusCode, string message) : IOException(message)
 {
+    /// <summary>The S3 server's HTTP status.</summary>
     public HttpStatusCode StatusCode { get; } = statusCode;
 }

@@ -7,6 +7,7 @@ namespace Freight.AspNetCore.Errors;
 /// </summary>
 public sealed class ProblemException : Exception
 {
+    /// <summary>A refusal with <paramref name="status"/>, a short <paramref name="title"/>, the client's <paramref name="detail"/>, extra response <paramref name="headers"/> and the <paramref name="cause"/> that is logged, not sent.</summary>
     public ProblemException(int status, string title, string detail, IReadOnlyDictionary<string, string>? headers = null, Exception? cause = null)
         : base(detail, cause)
     {
@@ -15,16 +16,19 @@ public sealed class ProblemException : Exception
         Headers = headers ?? new Dictionary<string, string>();
     }
 
+    /// <summary>A 400 "Bad request".</summary>
     public ProblemException()
         : this(400, "Bad request", "The request was refused.")
     {
     }
 
+    /// <summary>A 400 "Bad request" with <paramref name="message"/> as its detail.</summary>
     public ProblemException(string message)
         : this(400, "Bad request", message)
     {
     }
 
+    /// <summary>A 400 "Bad request" with <paramref name="message"/> as its detail and its cause.</summary>
     public ProblemException(string message, Exception innerException)
         : base(message, innerException)
     {
@@ -37,6 +41,7 @@ public sealed class ProblemException : Exception
     public ProblemException WithHeader(string name, string value) =>
         new(Status, Title, Message, new Dictionary<string, string>(Headers) { [name] = value }, InnerException);
 
+    /// <summary>The title of a 507 (the storage is full).</summary>
     public const string StorageFullTitle = "Insufficient storage";
 
     /// <summary>The title of a refused upload whose body did not match a digest sent with it (its telemetry reason too).</summary>
@@ -51,9 +56,12 @@ public sealed class ProblemException : Exception
             "The server's storage is full: what did not fit was not stored (a tus upload keeps the bytes it holds; HEAD tells its offset). Retry once space is freed.",
             cause: cause);
 
+    /// <summary>The HTTP status answered.</summary>
     public int Status { get; }
 
+    /// <summary>The problem's short title.</summary>
     public string Title { get; }
 
+    /// <summary>Response headers sent with the problem.</summary>
     public IReadOnlyDictionary<string, string> Headers { get; }
 }

@@ -9,11 +9,12 @@ namespace Freight.AspNetCore.Errors;
 /// <summary>
 /// Turns request errors into <c>application/problem+json</c> with the right status (never a 500 for
 /// bad input), logs each once, and keeps client aborts out of the error log. Anything written to
-/// storage by the failed request is aborted by the handler's own disposal before this runs.
+/// storage by the failed request is aborted by the handler's own disposal before this runs. Wraps the files and tus
+/// endpoints (their route groups) always, and a whole app with <c>UseFreightProblems()</c>; nested, the inner one answers.
 /// </summary>
-internal sealed partial class ProblemMiddleware(RequestDelegate next, IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger)
+internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger) : IMiddleware
 {
-    public async Task InvokeAsync(HttpContext context)
+    public async Task InvokeAsync(HttpContext context, RequestDelegate next)
     {
         try
         {

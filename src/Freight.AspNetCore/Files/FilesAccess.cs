@@ -9,7 +9,7 @@ namespace Freight.AspNetCore.Files;
 /// Bearer-token access (RFC 6750) to the files API: read tokens may read, write tokens may read and write.
 /// No token configured at all: open access (a loopback or trusted network). Tokens compare in constant time.
 /// </summary>
-public sealed class FilesAccess(FilesOptions options)
+internal sealed class FilesAccess(FilesOptions options)
 {
     private readonly byte[][] _readTokens = options.ReadTokens.Select(Encoding.UTF8.GetBytes).ToArray();
     private readonly byte[][] _writeTokens = options.WriteTokens.Select(Encoding.UTF8.GetBytes).ToArray();

@@ -17,36 +17,31 @@ using Microsoft.Extensions.DependencyInjection;
 namespace Freight.AspNetCore.Files;
 
 /// <summary>
-/// The files API: <c>PUT</c>, <c>GET</c>, <c>HEAD</c>, <c>DELETE /files/{path}</c>, <c>POST /files/{prefix}</c>
-/// (multipart/form-data, one stored file per file part) and <c>GET /files?prefix=&amp;limit=&amp;cursor=</c>.
+/// The files API under the prefix the app maps it at (<c>app.MapFreightFiles("/files")</c>): <c>PUT</c>, <c>GET</c>,
+/// <c>HEAD</c>, <c>DELETE /files/{path}</c>, <c>POST /files/{prefix}</c> (multipart/form-data, one stored file per
+/// file part) and <c>GET /files?prefix=&amp;limit=&amp;cursor=</c>.
 /// Uploads stream into the store while hashing (XXH3-128 for the ETag, and any digest sent or asked for) and
 /// commit atomically only if they verify; downloads go out on Freight's file path (ranges, conditionals).
 /// </summary>
-public static class FilesEndpoints
+internal static class FilesEndpoints
 {
-    /// <summary>The keyed service name of the files API's store.</summary>
-    public const string StoreKey = "files";
-
     /// <summary>The files API's store, its calls timed and traced (Telemetry).</summary>
     internal static IObjectStore Store(IServiceProvider services) =>
-        InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(StoreKey));
+        InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files));
 
-    public static RouteGroupBuilder MapFiles(this IEndpointRouteBuilder endpoints)
+    public static RouteGroupBuilder Map(IEndpointRouteBuilder endpoints, PathString prefix)
     {
-        ArgumentNullException.ThrowIfNull(endpoints);
-        var services = endpoints.ServiceProvider;
-        var store = Store(services);
-        var options = services.GetRequiredService<FilesOptions>();
-        var access = services.GetRequiredService<FilesAccess>();
-        var settings = UploadSettings.From(services);
-
-        var files = endpoints.MapGroup("/files");
-        files.MapGet("", context => ListAsync(context, store, access, options));
-        files.MapMethods("/{*path}", [HttpMethods.Get, HttpMethods.Head], context => GetAsync(context, store, access));
-        files.MapPut("/{*path}", context => PutAsync(context, store, access, settings));
-        files.MapDelete("/{*path}", context => DeleteAsync(context, store, access));
-        files.MapPost("", context => PostAsync(context, store, access, settings, services.GetRequiredService<MultipartLimits>()));
-        files.MapPost("/{*path}", context => PostAsync(context, store, access, settings, services.GetRequiredService<MultipartLimits>()));
+        endpoints.ServiceProvider.GetRequiredService<FreightRoutes>().MapFiles(prefix);
+        // Resolved at the first request, not here: options are validated when the host starts (ValidateOnStart),
+        // so an invalid one stops the host with its key named rather than failing this call.
+        var api = new Lazy<FilesApi>(() => FilesApi.From(endpoints.ServiceProvider));
+        var files = endpoints.MapGroup(prefix.Value ?? "");
+        files.MapGet("", context => ListAsync(context, api.Value.Store, api.Value.Access, api.Value.Options));
+        files.MapMethods("/{*path}", [HttpMethods.Get, HttpMethods.Head], context => GetAsync(context, api.Value.Store, api.Value.Access));
+        files.MapPut("/{*path}", context => PutAsync(context, api.Value.Store, api.Value.Access, api.Value.Upload));
+        files.MapDelete("/{*path}", context => DeleteAsync(context, api.Value.Store, api.Value.Access));
+        files.MapPost("", context => PostAsync(context, api.Value.Store, api.Value.Access, api.Value.Upload, api.Value.Multipart));
+        files.MapPost("/{*path}", context => PostAsync(context, api.Value.Store, api.Value.Access, api.Value.Upload, api.Value.Multipart));
         return files;
     }
 
@@ -65,7 +60,7 @@ public static class FilesEndpoints
         if (upload.Created)
         {
             response.StatusCode = StatusCodes.Status201Created;
-            response.Headers.Location = "/files/" + EscapePath(key.Value);
+            response.Headers.Location = context.RequestServices.GetRequiredService<FreightRoutes>().FileUrl(context.Request, key.Value);
             await response.WriteAsJsonAsync(StoredFile.From(upload.Object), context.RequestAborted);
         }
         else
@@ -189,7 +184,6 @@ public static class FilesEndpoints
         }
     }
 
-    private static string EscapePath(string key) => string.Join('/', key.Split('/').Select(Uri.EscapeDataString));
 
     private static string EncodeCursor(string key) => Base64Url.EncodeToString(Encoding.UTF8.GetBytes(key));
 
@@ -208,6 +202,17 @@ public static class FilesEndpoints
     }
 }
 
+/// <summary>What the files API's handlers work with, resolved once.</summary>
+internal sealed record FilesApi(IObjectStore Store, FilesAccess Access, FilesOptions Options, UploadSettings Upload, MultipartLimits Multipart)
+{
+    public static FilesApi From(IServiceProvider services) => new(
+        FilesEndpoints.Store(services),
+        services.GetRequiredService<FilesAccess>(),
+        services.GetRequiredService<FilesOptions>(),
+        UploadSettings.From(services),
+        services.GetRequiredService<MultipartLimits>());
+}
+
 /// <summary>A stored file as the API reports it.</summary>
 public sealed record StoredFile(
     string Name,
@@ -217,7 +222,7 @@ public sealed record StoredFile(
     string? ContentType,
     string? Sha256)
 {
-    public static StoredFile From(ObjectInfo info)
+    internal static StoredFile From(ObjectInfo info)
     {
         ArgumentNullException.ThrowIfNull(info);
         return new(info.Key, info.Length, info.ETag, info.LastModified, info.ContentType,

@@ -2,21 +2,14 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Freight.AspNetCore.Files;
 
-/// <summary>Options of the files API (<c>Freight:Files</c>). Defaults are safe for a loopback or trusted network.</summary>
+/// <summary>
+/// Options of the files API, bound from <c>Freight:Files</c> unless <c>AddFreightFiles</c> names another section.
+/// Defaults are safe for a loopback or trusted network. The store is chosen apart (<c>AddFreightFileSystemStore</c>, ...).
+/// </summary>
 public sealed class FilesOptions
 {
-    /// <summary>
-    /// <c>FileSystem</c> (default: <c>{DataDirectory}/files</c>), <c>Memory</c>, or <c>S3</c> (a bucket, <c>Freight:S3</c>;
-    /// tus uploads wait there too, so any node can continue them). Case-insensitive.
-    /// </summary>
-    public string Store { get; set; } = "FileSystem";
-
-    public bool IsMemoryStore => Store.Equals("Memory", StringComparison.OrdinalIgnoreCase);
-
-    public bool IsS3Store => Store.Equals("S3", StringComparison.OrdinalIgnoreCase);
-
-    /// <summary>The file-system store's root; empty: <c>files</c> under the data directory.</summary>
-    public string Directory { get; set; } = "";
+    /// <summary>The configuration section bound when none is named.</summary>
+    public const string SectionName = "Freight:Files";
 
     /// <summary>Bearer tokens that may read (GET, HEAD, list). Empty with <see cref="WriteTokens"/> empty: no authentication.</summary>
     public List<string> ReadTokens { get; set; } = [];
@@ -24,7 +17,7 @@ public sealed class FilesOptions
     /// <summary>Bearer tokens that may write (PUT, POST, DELETE) — and read.</summary>
     public List<string> WriteTokens { get; set; } = [];
 
-    /// <summary>Largest file a PUT or a multipart part may store; 0: the server's MaxRequestBodyBytes.</summary>
+    /// <summary>Largest file a PUT or a multipart part may store; 0: the server's request body limit (Kestrel's MaxRequestBodySize).</summary>
     public long MaxFileBytes { get; set; }
 
     /// <summary>
@@ -55,37 +48,32 @@ public sealed class FilesOptions
     /// <summary>Most entries one listing page returns (the <c>limit</c> query is capped to it).</summary>
     public int MaxListLimit { get; set; } = 1000;
 
-    public void Validate(List<string> errors)
+    /// <summary>Adds every problem to <paramref name="errors"/>, each naming its key under <paramref name="section"/>.</summary>
+    internal void Validate(string section, List<string> errors)
     {
-        ArgumentNullException.ThrowIfNull(errors);
-        if (!IsMemoryStore && !IsS3Store && !Store.Equals("FileSystem", StringComparison.OrdinalIgnoreCase))
-        {
-            errors.Add($"Freight:Files:Store is '{Store}': use FileSystem, Memory or S3.");
-        }
-
         if (MaxFileBytes < 0)
         {
-            errors.Add($"Freight:Files:MaxFileBytes is {MaxFileBytes}: use 0 (the body limit) or a positive size.");
+            errors.Add($"{section}:MaxFileBytes is {MaxFileBytes}: use 0 (the body limit) or a positive size.");
         }
 
         if (MaxConcurrentUploadsPerClient < 1)
         {
-            errors.Add($"Freight:Files:MaxConcurrentUploadsPerClient is {MaxConcurrentUploadsPerClient}: it must be at least 1.");
+            errors.Add($"{section}:MaxConcurrentUploadsPerClient is {MaxConcurrentUploadsPerClient}: it must be at least 1.");
         }
 
         if (!(MinUploadBytesPerSecond >= 0))
         {
-            errors.Add($"Freight:Files:MinUploadBytesPerSecond is {MinUploadBytesPerSecond}: use 0 (no minimum) or a positive rate.");
+            errors.Add($"{section}:MinUploadBytesPerSecond is {MinUploadBytesPerSecond}: use 0 (no minimum) or a positive rate.");
         }
 
         if (MaxListLimit < 1)
         {
-            errors.Add($"Freight:Files:MaxListLimit is {MaxListLimit}: it must be at least 1.");
+            errors.Add($"{section}:MaxListLimit is {MaxListLimit}: it must be at least 1.");
         }
 
         if (ReadTokens.Concat(WriteTokens).Any(string.IsNullOrWhiteSpace))
         {
-            errors.Add("Freight:Files:ReadTokens/WriteTokens contain an empty token.");
+            errors.Add($"{section}:ReadTokens/WriteTokens contain an empty token.");
         }
     }
 }

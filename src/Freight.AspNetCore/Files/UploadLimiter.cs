@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Http;
 namespace Freight.AspNetCore.Files;
 
 /// <summary>Counts uploads in flight per client address; past the limit a new one gets 429 (RFC 6585 §4) with Retry-After.</summary>
-public sealed class UploadLimiter(FilesOptions options)
+internal sealed class UploadLimiter(FilesOptions options)
 {
     private readonly ConcurrentDictionary<IPAddress, int> _inFlight = new();
 

@@ -31,6 +31,7 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
     /// <summary>The attachment's file name, or null for no Content-Disposition.</summary>
     public string? DownloadName { get; }
 
+    /// <inheritdoc/>
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
@@ -81,5 +82,6 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
         }
     }
 
+    /// <inheritdoc/>
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => FileResultMetadata.Populate(builder);
 }

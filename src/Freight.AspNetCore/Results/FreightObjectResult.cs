@@ -23,6 +23,7 @@ public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
     /// <summary>The store, or null for the files API's.</summary>
     public IObjectStore? Store { get; }
 
+    /// <inheritdoc/>
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
@@ -33,5 +34,6 @@ public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
         }
     }
 
+    /// <inheritdoc/>
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) => FileResultMetadata.Populate(builder);
 }

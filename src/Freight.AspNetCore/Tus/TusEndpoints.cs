@@ -16,30 +16,31 @@ using Microsoft.Net.Http.Headers;
 namespace Freight.AspNetCore.Tus;
 
 /// <summary>
-/// Resumable uploads with the tus 1.0 protocol at <c>/tus/</c>: core (HEAD, PATCH, OPTIONS) and the
+/// Resumable uploads with the tus 1.0 protocol under the prefix the app maps it at (<c>app.MapFreightTus("/tus")</c>): core (HEAD, PATCH, OPTIONS) and the
 /// creation, creation-with-upload, creation-defer-length, termination, checksum, expiration and
 /// concatenation extensions. Chunks stream from the request's pipe straight to the upload's end in the
-/// store; a finished upload becomes the file <c>/files/{prefix}{filename}</c> atomically, with its ETag
+/// store; a finished upload becomes the file <c>{FilesPrefix}{filename}</c> of the files store atomically, with its ETag
 /// (and SHA-256 when configured), like a PUT of the files API. Tokens and limits are the files API's; creations
 /// also count against <see cref="TusQuota"/>.
 /// </summary>
-public static class TusEndpoints
+internal static class TusEndpoints
 {
-    public static RouteGroupBuilder MapTus(this IEndpointRouteBuilder endpoints)
+    public static RouteGroupBuilder Map(IEndpointRouteBuilder endpoints, PathString prefix)
     {
-        ArgumentNullException.ThrowIfNull(endpoints);
-        var uploads = endpoints.ServiceProvider.GetRequiredService<TusUploads>();
-        var tus = endpoints.MapGroup("/tus");
+        endpoints.ServiceProvider.GetRequiredService<FreightRoutes>().Tus = prefix;
+        // Resolved at the first request: options are validated when the host starts, naming the invalid key.
+        var lazyUploads = new Lazy<TusUploads>(endpoints.ServiceProvider.GetRequiredService<TusUploads>);
+        var tus = endpoints.MapGroup(prefix.Value ?? "");
         // "/" matches /tus and /tus/ alike (routing ignores a trailing slash).
-        tus.MapMethods("/", [HttpMethods.Options], context => Handle(context, uploads.OptionsAsync, checkVersion: false));
-        tus.MapPost("/", context => Handle(context, uploads.CreateAsync));
+        tus.MapMethods("/", [HttpMethods.Options], context => Handle(context, lazyUploads.Value.OptionsAsync, checkVersion: false));
+        tus.MapPost("/", context => Handle(context, lazyUploads.Value.CreateAsync));
 
-        tus.MapMethods("/{id}", [HttpMethods.Options], context => Handle(context, uploads.OptionsAsync, checkVersion: false));
-        tus.MapMethods("/{id}", [HttpMethods.Head], context => Handle(context, uploads.HeadAsync));
-        tus.MapPatch("/{id}", context => Handle(context, uploads.PatchAsync));
-        tus.MapDelete("/{id}", context => Handle(context, uploads.DeleteAsync));
+        tus.MapMethods("/{id}", [HttpMethods.Options], context => Handle(context, lazyUploads.Value.OptionsAsync, checkVersion: false));
+        tus.MapMethods("/{id}", [HttpMethods.Head], context => Handle(context, lazyUploads.Value.HeadAsync));
+        tus.MapPatch("/{id}", context => Handle(context, lazyUploads.Value.PatchAsync));
+        tus.MapDelete("/{id}", context => Handle(context, lazyUploads.Value.DeleteAsync));
         // Clients behind proxies that only pass GET/POST send the real method in X-HTTP-Method-Override.
-        tus.MapPost("/{id}", context => Handle(context, request => OverriddenMethodAsync(request, uploads)));
+        tus.MapPost("/{id}", context => Handle(context, request => OverriddenMethodAsync(request, lazyUploads.Value)));
         return tus;
     }
 
@@ -50,7 +51,7 @@ public static class TusEndpoints
             "DELETE" => uploads.DeleteAsync(context),
             "HEAD" => uploads.HeadAsync(context),
             _ => throw TusProtocol.Problem(StatusCodes.Status405MethodNotAllowed, "Method not allowed",
-                "POST on an upload needs X-HTTP-Method-Override: PATCH, DELETE or HEAD; create uploads with POST /tus/."),
+                "POST on an upload needs X-HTTP-Method-Override: PATCH, DELETE or HEAD; create uploads with a POST to the tus endpoint itself."),
         };
 
     private static async Task Handle(HttpContext context, Func<HttpContext, Task> handler, bool checkVersion = true)
@@ -74,7 +75,7 @@ public static class TusEndpoints
 }
 
 /// <summary>The tus requests' logic, over one resumable store paired with the files store.</summary>
-public sealed class TusUploads(
+internal sealed class TusUploads(
     IResumableUploadStore store,
     ResumableUploadLocks locks,
     RunningDigests runningDigests,
@@ -82,6 +83,7 @@ public sealed class TusUploads(
     FilesAccess access,
     UploadLimiter limiter,
     TusQuota quota,
+    FreightRoutes routes,
     long maxUploadBytes,
     TimeProvider time)
 {
@@ -117,7 +119,7 @@ public sealed class TusUploads(
 
         var rawMetadata = request.Headers[TusProtocol.MetadataHeader].ToString();
         var metadata = TusProtocol.Metadata(rawMetadata);
-        var (partial, finalParts) = TusProtocol.Concat(request);
+        var (partial, finalParts) = TusProtocol.Concat(request, routes.Tus);
         if (finalParts is not null)
         {
             await CreateFinalAsync(context, finalParts, rawMetadata, metadata, length, deferred);
@@ -167,7 +169,7 @@ public sealed class TusUploads(
         await CreateCountedAsync(upload, limitClient: true, context.RequestAborted);
 
         var response = context.Response;
-        var location = "/tus/" + id;
+        var location = routes.UploadUrl(request, id);
         response.Headers.Location = location;
         if (hasBody)
         {
@@ -224,13 +226,13 @@ public sealed class TusUploads(
             var part = await store.GetAsync(partId, context.RequestAborted);
             if (part is null || part.Kind != ResumableUploadKind.Partial)
             {
-                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"/tus/{partId} is not a partial upload here.");
+                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"{routes.Tus}/{partId} is not a partial upload here.");
             }
 
             if (!part.HasAllBytes)
             {
                 throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation",
-                    $"/tus/{partId} is not complete ({part.Offset} of {part.Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "?"} bytes); finish every part first.");
+                    $"{routes.Tus}/{partId} is not complete ({part.Offset} of {part.Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "?"} bytes); finish every part first.");
             }
 
             total += part.Length!.Value;
@@ -268,7 +270,7 @@ public sealed class TusUploads(
         }
 
         context.Response.StatusCode = StatusCodes.Status201Created;
-        context.Response.Headers.Location = "/tus/" + id;
+        context.Response.Headers.Location = routes.UploadUrl(context.Request, id);
         WriteState(context.Response, upload, head: false);
     }
 
@@ -632,14 +634,14 @@ public sealed class TusUploads(
             foreach (var partId in upload.Parts)
             {
                 var part = await store.GetAsync(partId, cancellationToken)
-                    ?? throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Part gone", $"/tus/{partId} was removed before the final upload was made.");
+                    ?? throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Part gone", $"{routes.Tus}/{partId} was removed before the final upload was made.");
                 var partEnd = partStart + part.Offset;
                 for (var position = Math.Max(appender.Offset, partStart); position < partEnd;)
                 {
                     var read = await store.ReadAsync(partId, position - partStart, buffer.AsMemory(0, (int)Math.Min(buffer.Length, partEnd - position)), cancellationToken);
                     if (read == 0)
                     {
-                        throw new IOException($"/tus/{partId} ended early.");
+                        throw new IOException($"{routes.Tus}/{partId} ended early.");
                     }
 
                     var chunk = new ReadOnlySequence<byte>(buffer, 0, read);
@@ -670,7 +672,10 @@ public sealed class TusUploads(
         else
         {
             // Where the finished upload is now (not part of tus; clients that know Freight can fetch it).
-            headers.ContentLocation = "/files/" + string.Join('/', upload.Completion.Key.Split('/').Select(Uri.EscapeDataString));
+            if (routes.FileUrl(response.HttpContext.Request, upload.Completion.Key) is { } file)
+            {
+                headers.ContentLocation = file;
+            }
         }
 
         if (!head)
@@ -698,7 +703,7 @@ public sealed class TusUploads(
         }
         else if (upload.Kind == ResumableUploadKind.Final)
         {
-            headers[TusProtocol.ConcatHeader] = "final;" + string.Join(' ', upload.Parts.Select(part => "/tus/" + part));
+            headers[TusProtocol.ConcatHeader] = "final;" + string.Join(' ', upload.Parts.Select(part => routes.UploadUrl(response.HttpContext.Request, part)));
         }
     }
 

@@ -1,10 +1,13 @@
 namespace Freight.AspNetCore.Tus;
 
-/// <summary>Options of the tus endpoint (<c>Freight:Tus</c>). Tokens, client limits and the store follow <c>Freight:Files</c>.</summary>
+/// <summary>
+/// Options of the tus endpoint, bound from <c>Freight:Tus</c> unless <c>AddFreightTus</c> names another section.
+/// Tokens, client limits and the store are the files API's.
+/// </summary>
 public sealed class TusOptions
 {
-    /// <summary>Where unfinished uploads live with the file-system store; empty: <c>tus</c> under the data directory.</summary>
-    public string Directory { get; set; } = "";
+    /// <summary>The configuration section bound when none is named.</summary>
+    public const string SectionName = "Freight:Tus";
 
     /// <summary>
     /// Folder of the files store that finished uploads land in: <c>/files/{FilesPrefix}/{filename}</c>. Empty
@@ -12,7 +15,7 @@ public sealed class TusOptions
     /// </summary>
     public string FilesPrefix { get; set; } = "";
 
-    /// <summary>Largest upload (Tus-Max-Size); 0: the files API's MaxFileBytes, else the server's MaxRequestBodyBytes.</summary>
+    /// <summary>Largest upload (Tus-Max-Size); 0: the files API's MaxFileBytes, else the server's request body limit.</summary>
     public long MaxUploadBytes { get; set; }
 
     /// <summary>
@@ -45,42 +48,42 @@ public sealed class TusOptions
     /// </summary>
     public long MinFreeBytes { get; set; } = 1L << 30;
 
-    public void Validate(List<string> errors)
+    /// <summary>Adds every problem to <paramref name="errors"/>, each naming its key under <paramref name="section"/>.</summary>
+    internal void Validate(string section, List<string> errors)
     {
-        ArgumentNullException.ThrowIfNull(errors);
         if (MaxUploadBytes < 0)
         {
-            errors.Add($"Freight:Tus:MaxUploadBytes is {MaxUploadBytes}: use 0 (the files limit) or a positive size.");
+            errors.Add($"{section}:MaxUploadBytes is {MaxUploadBytes}: use 0 (the files limit) or a positive size.");
         }
 
         if (ExpireAfter <= TimeSpan.Zero)
         {
-            errors.Add($"Freight:Tus:ExpireAfter is {ExpireAfter}: it must be positive (e.g. 1.00:00:00 for a day).");
+            errors.Add($"{section}:ExpireAfter is {ExpireAfter}: it must be positive (e.g. 1.00:00:00 for a day).");
         }
 
         if (SweepInterval <= TimeSpan.Zero)
         {
-            errors.Add($"Freight:Tus:SweepInterval is {SweepInterval}: it must be positive (e.g. 00:01:00).");
+            errors.Add($"{section}:SweepInterval is {SweepInterval}: it must be positive (e.g. 00:01:00).");
         }
 
         if (MaxUnfinishedUploadsPerClient < 1)
         {
-            errors.Add($"Freight:Tus:MaxUnfinishedUploadsPerClient is {MaxUnfinishedUploadsPerClient}: it must be at least 1.");
+            errors.Add($"{section}:MaxUnfinishedUploadsPerClient is {MaxUnfinishedUploadsPerClient}: it must be at least 1.");
         }
 
         if (MaxPendingBytes < 0)
         {
-            errors.Add($"Freight:Tus:MaxPendingBytes is {MaxPendingBytes}: use 0 (the store's free space decides) or a positive size.");
+            errors.Add($"{section}:MaxPendingBytes is {MaxPendingBytes}: use 0 (the store's free space decides) or a positive size.");
         }
 
         if (MinFreeBytes < 0)
         {
-            errors.Add($"Freight:Tus:MinFreeBytes is {MinFreeBytes}: use 0 or a positive size.");
+            errors.Add($"{section}:MinFreeBytes is {MinFreeBytes}: use 0 or a positive size.");
         }
 
         if (!Freight.Files.StoragePrefix.TryParse(FilesPrefix, out _, out var error))
         {
-            errors.Add($"Freight:Tus:FilesPrefix '{FilesPrefix}': {error}");
+            errors.Add($"{section}:FilesPrefix '{FilesPrefix}': {error}");
         }
     }
 }

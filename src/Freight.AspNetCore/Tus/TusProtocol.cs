@@ -104,8 +104,11 @@ internal static class TusProtocol
         return metadata;
     }
 
-    /// <summary>Upload-Concat: <c>partial</c>, or <c>final;URL URL…</c> naming partial uploads of this server (absolute URLs or paths).</summary>
-    public static (bool Partial, IReadOnlyList<string>? FinalParts) Concat(HttpRequest request)
+    /// <summary>
+    /// Upload-Concat: <c>partial</c>, or <c>final;URL URL…</c> naming partial uploads of this server (absolute URLs or
+    /// paths) under the tus endpoint's <paramref name="prefix"/>.
+    /// </summary>
+    public static (bool Partial, IReadOnlyList<string>? FinalParts) Concat(HttpRequest request, PathString prefix)
     {
         var header = request.Headers[ConcatHeader].ToString().Trim();
         if (header.Length == 0)
@@ -129,9 +132,9 @@ internal static class TusProtocol
             var path = Uri.TryCreate(url, UriKind.Absolute, out var absolute) ? absolute.AbsolutePath : url;
             var id = path.TrimEnd('/');
             id = id[(id.LastIndexOf('/') + 1)..];
-            if (!path.Contains("/tus/", StringComparison.Ordinal) || !Resumable.ResumableUploadId.IsValid(id))
+            if (!path.Contains(prefix.Value + "/", StringComparison.Ordinal) || !Resumable.ResumableUploadId.IsValid(id))
             {
-                throw Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"'{url}' is not an upload of this server's /tus/ endpoint.");
+                throw Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"'{url}' is not an upload of this server's tus endpoint ({prefix.Value}/).");
             }
 
             ids.Add(id);

@@ -16,7 +16,7 @@ namespace Freight.AspNetCore.Tus;
 /// it), and then every <see cref="TusOptions.SweepInterval"/> (uploads other nodes of one bucket created,
 /// moved on or finished).
 /// </summary>
-public sealed class TusQuota(TusOptions options, IResumableUploadStore store)
+internal sealed class TusQuota(TusOptions options, IResumableUploadStore store)
 {
     // How long a client refused for holding too many unfinished uploads should wait: one of them has to finish,
     // be terminated or expire first, which takes a chunk's time at best — retrying sooner only adds requests.

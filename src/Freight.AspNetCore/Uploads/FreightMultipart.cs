@@ -70,6 +70,7 @@ public sealed class FreightMultipart : IEndpointParameterMetadataProvider
         }
     }
 
+    /// <inheritdoc/>
     public static void PopulateMetadata(ParameterInfo parameter, EndpointBuilder builder)
     {
         ArgumentNullException.ThrowIfNull(builder);

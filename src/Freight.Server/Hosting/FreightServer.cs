@@ -1,9 +1,5 @@
 using System.Security.Cryptography.X509Certificates;
-using Freight.AspNetCore.Errors;
-using Freight.AspNetCore.Files;
-using Freight.Resumable;
 using Freight.Server.Lab;
-using Freight.AspNetCore.Tus;
 using Freight.Storage;
 using Freight.Storage.S3;
 using Freight.Transport;
@@ -92,8 +88,6 @@ public sealed class FreightServer : IAsyncDisposable
         {
             kestrel.AddServerHeader = false;
             kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
-            // Server-wide: the only minimum upload rate Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
-            kestrel.Limits.MinRequestBodyDataRate = options.Files.MinUploadRate;
             kestrel.Limits.Http2.InitialConnectionWindowSize = options.Http2.InitialConnectionWindowBytes;
             kestrel.Limits.Http2.InitialStreamWindowSize = options.Http2.InitialStreamWindowBytes;
             kestrel.Limits.Http2.MaxFrameSize = options.Http2.MaxFrameBytes;
@@ -130,6 +124,7 @@ public sealed class FreightServer : IAsyncDisposable
             form.MultipartBodyLengthLimit = options.MaxRequestBodyBytes;
         });
         builder.Services.AddSingleton(Microsoft.Extensions.Options.Options.Create(options));
+        // The lab's store (its ?sink=file uploads) at the data directory's root; the files API has its own (keyed).
         builder.Services.AddSingleton<IObjectStore>(_ =>
         {
             var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = options.DataDirectory, FlushToDisk = options.FlushToDisk });
@@ -137,62 +132,30 @@ public sealed class FreightServer : IAsyncDisposable
             return store;
         });
         builder.Services.AddSingleton(contentLengths);
-        builder.Services.AddSingleton<IStoreFailureClassifier, S3StoreFailures>();
+        // Freight:Multipart: the parser's limits for the files API's POST and the lab's multipart variants.
         builder.Services.AddSingleton(options.Multipart.ToLimits());
-        builder.Services.AddSingleton(options.Files);
-        builder.Services.AddSingleton<FilesAccess>();
-        builder.Services.AddSingleton<UploadLimiter>();
-        builder.Services.AddKeyedSingleton<IObjectStore>(FilesEndpoints.StoreKey, (_, _) =>
+
+        // The files API and tus, registered as any app registers them (Freight:Files, Freight:Tus, Freight:S3).
+        builder.Services.AddFreightFiles();
+        builder.Services.AddFreightTus();
+        if (options.Files.IsMemoryStore)
         {
-            if (options.Files.IsMemoryStore)
-            {
-                return new MemoryObjectStore();
-            }
-
-            if (options.Files.IsS3Store)
-            {
-                return new S3ObjectStore(options.S3);
-            }
-
-            var root = string.IsNullOrEmpty(options.Files.Directory) ? Path.Combine(options.DataDirectory, "files") : options.Files.Directory;
-            var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = root, FlushToDisk = options.FlushToDisk });
-            store.DeleteAbandonedTempFiles();
-            return store;
-        });
-        builder.Services.AddSingleton(options.Tus);
-        builder.Services.AddSingleton(TimeProvider.System);
-        builder.Services.AddSingleton<IResumableUploadStore>(services =>
+            builder.Services.AddFreightMemoryStore();
+        }
+        else if (options.Files.IsS3Store)
         {
-            var files = services.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
-            if (options.Files.IsMemoryStore)
+            builder.Services.AddFreightS3Store();
+        }
+        else
+        {
+            builder.Services.AddFreightFileSystemStore(store =>
             {
-                return new MemoryResumableUploadStore(files);
-            }
+                store.RootDirectory = string.IsNullOrEmpty(options.Files.Directory) ? Path.Combine(options.DataDirectory, "files") : options.Files.Directory;
+                store.UploadsDirectory = string.IsNullOrEmpty(options.Tus.Directory) ? Path.Combine(options.DataDirectory, "tus") : options.Tus.Directory;
+                store.FlushToDisk = options.FlushToDisk;
+            });
+        }
 
-            if (files is S3ObjectStore bucket)
-            {
-                // Upload state in the bucket, never in this node: any node continues any upload.
-                return new S3ResumableUploadStore(bucket);
-            }
-
-            var directory = string.IsNullOrEmpty(options.Tus.Directory) ? Path.Combine(options.DataDirectory, "tus") : options.Tus.Directory;
-            return new FileSystemResumableUploadStore(directory, files, options.FlushToDisk);
-        });
-        builder.Services.AddSingleton<ResumableUploadLocks>();
-        builder.Services.AddSingleton<TusQuota>();
-        // XXH3-128 always (the ETag); SHA-256 too when the files API keeps it for every file.
-        builder.Services.AddSingleton(new RunningDigests(options.Files.AlwaysComputeSha256 ? [Freight.Digests.DigestAlgorithm.Sha256] : []));
-        builder.Services.AddSingleton(services => new TusUploads(
-            services.GetRequiredService<IResumableUploadStore>(),
-            services.GetRequiredService<ResumableUploadLocks>(),
-            services.GetRequiredService<RunningDigests>(),
-            options.Tus,
-            services.GetRequiredService<FilesAccess>(),
-            services.GetRequiredService<UploadLimiter>(),
-            services.GetRequiredService<TusQuota>(),
-            options.Tus.MaxUploadBytes > 0 ? options.Tus.MaxUploadBytes : options.Files.MaxFileBytes > 0 ? options.Files.MaxFileBytes : options.MaxRequestBodyBytes,
-            services.GetRequiredService<TimeProvider>()));
-        builder.Services.AddHostedService<TusExpirySweeper>();
         builder.Services.AddSingleton<LabPayloads>();
         builder.Services.AddSingleton<LabStaticFiles>();
         builder.Services.AddSingleton<LabStaticFileProvider>();
@@ -205,11 +168,11 @@ public sealed class FreightServer : IAsyncDisposable
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
             builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(options.TransportBlockBytes, LargeBlockMemoryPool.DefaultMaxPooledBlocks));
         }
-        builder.Services.AddProblemDetails();
         builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
 
         var app = builder.Build();
-        app.UseMiddleware<ProblemMiddleware>();
+        ValidateLibraryOptions(app.Services);
+        app.UseFreightProblems();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
         // What no handler answered — no route (404), a method the route lacks (405, with Allow), a body type it does not
         // accept (415: a FreightMultipart parameter accepts only multipart/form-data) — as problem+json too.
@@ -219,10 +182,42 @@ public sealed class FreightServer : IAsyncDisposable
             : Task.CompletedTask);
         app.UseLabStaticFiles();
         app.MapLab();
-        app.MapFiles();
-        app.MapTus();
+        app.MapFreightFiles("/files");
+        app.MapFreightTus("/tus");
         app.MapControllers();
         return new FreightServer(app, options, certificate, h2cListeners);
+    }
+
+    /// <summary>
+    /// The library validates its options (Freight:Files, Freight:Tus, Freight:S3) when the host starts; <c>freight serve</c>
+    /// refuses them here already, with its own, as one <see cref="OptionsValidationException"/> (exit 2 before a port is bound).
+    /// </summary>
+    private static void ValidateLibraryOptions(IServiceProvider services)
+    {
+        try
+        {
+            services.GetRequiredService<IStartupValidator>().Validate();
+        }
+        catch (OptionsValidationException invalid)
+        {
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), invalid.Failures);
+        }
+        catch (AggregateException invalid)
+        {
+            var failures = new List<string>();
+            foreach (var inner in invalid.InnerExceptions)
+            {
+                failures.AddRange(inner is OptionsValidationException each ? each.Failures : [inner.Message]);
+            }
+
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), failures);
+        }
+        catch (InvalidOperationException unbindable)
+        {
+            // A value of the wrong type for its option, e.g. --Freight:Files:MaxFileBytes lots.
+            var reason = unbindable.InnerException is { } inner ? $"{unbindable.Message} {inner.Message}" : unbindable.Message;
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [reason]);
+        }
     }
 
     /// <summary>Starts listening; <see cref="Urls"/> then holds the bound addresses.</summary>
@@ -230,7 +225,7 @@ public sealed class FreightServer : IAsyncDisposable
     {
         // Resolve the store now so abandoned temp files are swept before the first request.
         App.Services.GetRequiredService<IObjectStore>();
-        var files = App.Services.GetRequiredKeyedService<IObjectStore>(FilesEndpoints.StoreKey);
+        var files = App.Services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files);
         if (files is S3ObjectStore bucket)
         {
             await CheckBucketAsync(bucket, cancellationToken);
@@ -254,7 +249,7 @@ public sealed class FreightServer : IAsyncDisposable
         }
         catch (Exception unreachable) when (unreachable is HttpRequestException or IOException or Amazon.Runtime.AmazonServiceException or Amazon.Runtime.AmazonClientException)
         {
-            Freight.Telemetry.StoreLog.S3Unreachable(App.Services.GetRequiredService<ILoggerFactory>().CreateLogger<FreightServer>(), unreachable, Options.S3.Endpoint);
+            Freight.Telemetry.StoreLog.S3Unreachable(App.Services.GetRequiredService<ILoggerFactory>().CreateLogger<FreightServer>(), unreachable, App.Services.GetRequiredService<IOptions<S3StoreOptions>>().Value.Endpoint);
             return;
         }
 

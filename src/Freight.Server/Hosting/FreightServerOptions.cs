@@ -53,14 +53,18 @@ public sealed class FreightServerOptions
     /// <summary>What Freight's download path keeps per file (small files whole, header values for all).</summary>
     public Freight.Downloads.FileCacheOptions FileCache { get; set; } = new();
 
-    /// <summary>The files API: store, tokens, limits.</summary>
-    public Freight.AspNetCore.Files.FilesOptions Files { get; set; } = new();
+    /// <summary>
+    /// The files API's store and directory. Its other options (<c>Freight:Files:*</c>: tokens, limits) are the library's
+    /// <see cref="Freight.AspNetCore.Files.FilesOptions"/>, bound and validated by <c>AddFreightFiles</c>; those of the
+    /// bucket (<c>Freight:S3:*</c>) by <c>AddFreightS3Store</c>.
+    /// </summary>
+    public ServeFilesOptions Files { get; set; } = new();
 
-    /// <summary>The bucket behind <c>Freight:Files:Store S3</c>: endpoint, region, keys, part size and parallelism.</summary>
-    public Freight.Storage.S3.S3StoreOptions S3 { get; set; } = new();
-
-    /// <summary>Resumable uploads (tus 1.0 at <c>/tus/</c>): where they wait, where they land, when they expire.</summary>
-    public Freight.AspNetCore.Tus.TusOptions Tus { get; set; } = new();
+    /// <summary>
+    /// Where unfinished tus uploads wait on disk. Its other options (<c>Freight:Tus:*</c>) are the library's
+    /// <see cref="Freight.AspNetCore.Tus.TusOptions"/>, bound and validated by <c>AddFreightTus</c>.
+    /// </summary>
+    public ServeTusOptions Tus { get; set; } = new();
 
     /// <summary>Limits of Freight's multipart parser.</summary>
     public MultipartOptions Multipart { get; set; } = new();
@@ -117,14 +121,35 @@ public sealed class FreightServerOptions
 
         Http2.Validate(errors);
         Multipart.Validate(errors);
-        Files.Validate(errors);
-        if (Files.IsS3Store)
+        if (!Files.IsMemoryStore && !Files.IsS3Store && !Files.Store.Equals("FileSystem", StringComparison.OrdinalIgnoreCase))
         {
-            S3.Validate(errors);
+            errors.Add($"Freight:Files:Store is '{Files.Store}': use FileSystem, Memory or S3.");
         }
-
-        Tus.Validate(errors);
 
         return errors;
     }
+}
+
+/// <summary>Which store <c>freight serve</c> registers for the files API and tus (<c>Freight:Files:Store</c>, <c>Freight:Files:Directory</c>).</summary>
+public sealed class ServeFilesOptions
+{
+    /// <summary>
+    /// <c>FileSystem</c> (default: <c>{DataDirectory}/files</c>), <c>Memory</c>, or <c>S3</c> (a bucket, <c>Freight:S3</c>;
+    /// tus uploads wait there too, so any node can continue them). Case-insensitive.
+    /// </summary>
+    public string Store { get; set; } = "FileSystem";
+
+    public bool IsMemoryStore => Store.Equals("Memory", StringComparison.OrdinalIgnoreCase);
+
+    public bool IsS3Store => Store.Equals("S3", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The file-system store's root; empty: <c>files</c> under the data directory.</summary>
+    public string Directory { get; set; } = "";
+}
+
+/// <summary>Where <c>freight serve</c>'s file-system store keeps unfinished tus uploads (<c>Freight:Tus:Directory</c>).</summary>
+public sealed class ServeTusOptions
+{
+    /// <summary>Where unfinished uploads live with the file-system store; empty: <c>tus</c> under the data directory.</summary>
+    public string Directory { get; set; } = "";
 }

@@ -8,6 +8,7 @@ namespace Freight.Digests;
 /// </summary>
 public static class ContentMd5
 {
+    /// <summary><c>Content-MD5</c> (RFC 1864).</summary>
     public const string HeaderName = "Content-MD5";
 
     // 16 bytes encode to 22 base64 characters and "==".

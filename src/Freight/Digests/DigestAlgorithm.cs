@@ -68,5 +68,6 @@ public sealed class DigestAlgorithm
     public static bool IsDeprecatedKey(string key) =>
         key is "md5" or "sha" or "unixsum" or "unixcksum" or "adler" or "crc32c";
 
+    /// <inheritdoc />
     public override string ToString() => Name;
 }

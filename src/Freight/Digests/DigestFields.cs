@@ -11,7 +11,9 @@ namespace Freight.Digests;
 /// </summary>
 public static class DigestFields
 {
+    /// <summary><c>Content-Digest</c> (RFC 9530 §2).</summary>
     public const string ContentDigestHeader = "Content-Digest";
+    /// <summary><c>Repr-Digest</c> (RFC 9530 §3).</summary>
     public const string ReprDigestHeader = "Repr-Digest";
 
     /// <summary>

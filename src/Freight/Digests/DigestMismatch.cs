@@ -3,6 +3,7 @@ namespace Freight.Digests;
 /// <summary>A digest the client sent that differs from the one computed over the bytes received.</summary>
 public sealed class DigestMismatch
 {
+    /// <summary>A mismatch of <paramref name="algorithm"/>: the client sent <paramref name="expected"/>, the bytes hash to <paramref name="actual"/>.</summary>
     public DigestMismatch(DigestAlgorithm algorithm, byte[] expected, byte[] actual)
     {
         ArgumentNullException.ThrowIfNull(algorithm);
@@ -13,6 +14,7 @@ public sealed class DigestMismatch
         Actual = actual;
     }
 
+    /// <summary>The algorithm whose digest differed.</summary>
     public DigestAlgorithm Algorithm { get; }
 
     /// <summary>The digest the client sent.</summary>

@@ -115,6 +115,7 @@ public sealed class StreamingDigests : IDisposable
         return _result;
     }
 
+    /// <inheritdoc />
     public void Dispose()
     {
         if (!_disposed)

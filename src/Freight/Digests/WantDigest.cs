@@ -10,7 +10,9 @@ namespace Freight.Digests;
 /// <remarks>The fields are only a hint (§4): a server may ignore them, and ignoring them is not a protocol error.</remarks>
 public static class WantDigest
 {
+    /// <summary><c>Want-Content-Digest</c> (RFC 9530 §4).</summary>
     public const string WantContentDigestHeader = "Want-Content-Digest";
+    /// <summary><c>Want-Repr-Digest</c> (RFC 9530 §4).</summary>
     public const string WantReprDigestHeader = "Want-Repr-Digest";
 
     private const int MaxWeight = 10;

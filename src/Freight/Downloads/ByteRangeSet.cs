@@ -34,6 +34,7 @@ public sealed class ByteRangeSet
         _ranges = ranges;
     }
 
+    /// <summary>Whether the Range header applies, is ignored, or cannot be satisfied.</summary>
     public ByteRangeOutcome Outcome { get; }
 
     /// <summary>

@@ -24,11 +24,13 @@ public sealed class FileCache
     private readonly long _revalidateAfterTicks;
     private long _cachedBytes;
 
+    /// <summary>A cache with the default <see cref="FileCacheOptions"/>.</summary>
     public FileCache()
         : this(new FileCacheOptions())
     {
     }
 
+    /// <summary>A cache bounded by <paramref name="options"/>; content types from <paramref name="contentTypes"/> (file extensions by default).</summary>
     public FileCache(FileCacheOptions options, IContentTypeProvider? contentTypes = null)
     {
         ArgumentNullException.ThrowIfNull(options);

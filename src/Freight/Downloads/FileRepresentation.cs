@@ -11,6 +11,7 @@ namespace Freight.Downloads;
 /// </summary>
 public sealed class FileRepresentation
 {
+    /// <summary>A file's representation: its length, modification time, entity tag, content type and, when small, its bytes.</summary>
     public FileRepresentation(long length, DateTimeOffset lastModified, EntityTagHeaderValue entityTag, string contentType, ReadOnlyMemory<byte>? content = null)
     {
         ArgumentNullException.ThrowIfNull(entityTag);
@@ -31,22 +32,28 @@ public sealed class FileRepresentation
         ContentTypeHeader = contentType;
     }
 
+    /// <summary>The length in bytes.</summary>
     public long Length { get; }
 
     /// <summary>The modification time truncated to whole seconds.</summary>
     public DateTimeOffset LastModified { get; }
 
+    /// <summary>The entity tag (ETag).</summary>
     public EntityTagHeaderValue EntityTag { get; }
 
+    /// <summary>The media type sent as Content-Type.</summary>
     public string ContentType { get; }
 
     /// <summary>The whole file, when it is small enough to be cached; otherwise null.</summary>
     public ReadOnlyMemory<byte>? Content { get; }
 
+    /// <summary>The ETag header value, formatted once.</summary>
     public StringValues ETagHeader { get; }
 
+    /// <summary>The Last-Modified header value, formatted once.</summary>
     public StringValues LastModifiedHeader { get; }
 
+    /// <summary>The Content-Type header value.</summary>
     public StringValues ContentTypeHeader { get; }
 
     /// <summary>

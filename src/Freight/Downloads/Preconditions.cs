@@ -20,6 +20,7 @@ public enum PreconditionOutcome
 /// <summary>Evaluates conditional request headers against a representation, in the order RFC 9110 §13.2.2 sets.</summary>
 public static class Preconditions
 {
+    /// <summary>Evaluates the request's conditional headers (RFC 9110 §13.2.2 order) against the representation's <paramref name="entityTag"/> and <paramref name="lastModified"/>.</summary>
     public static PreconditionOutcome Evaluate(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified)
     {
         ArgumentNullException.ThrowIfNull(request);

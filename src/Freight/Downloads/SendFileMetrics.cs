@@ -9,8 +9,10 @@ namespace Freight.Downloads;
 /// </summary>
 public static class SendFileMetrics
 {
+    /// <summary>The meter's name, for a MeterListener or <c>dotnet-counters --counters</c>.</summary>
     public const string MeterName = "Freight.Downloads";
 
+    /// <summary>The counter of bytes sent with sendfile(2).</summary>
     public const string BytesCounterName = "freight.sendfile.bytes";
 
     private static readonly Meter s_meter = new(MeterName);

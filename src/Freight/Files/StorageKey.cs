@@ -51,5 +51,6 @@ public sealed record StorageKey
     /// <summary>Wraps a key already known to be valid (from <see cref="StoragePrefix"/>).</summary>
     internal static StorageKey FromValidated(string value) => new(value);
 
+    /// <inheritdoc />
     public override string ToString() => Value;
 }

@@ -20,6 +20,7 @@ public sealed record StoragePrefix
     /// <summary>Empty for the root, else the path with no leading or trailing '/'.</summary>
     public string Value { get; }
 
+    /// <summary>Whether this is the root (no folder).</summary>
     public bool IsRoot => Value.Length == 0;
 
     /// <summary>
@@ -74,5 +75,6 @@ public sealed record StoragePrefix
             || (value.Length > Value.Length && value[Value.Length] == '/' && value.StartsWith(Value, StringComparison.Ordinal));
     }
 
+    /// <inheritdoc />
     public override string ToString() => Value;
 }

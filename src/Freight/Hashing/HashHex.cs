@@ -7,7 +7,7 @@ public static class HashHex
 {
     /// <summary>
     /// 32 lowercase hex digits, high 64 bits first: what <c>xxhsum -H2</c> prints, and the byte order of
-    /// <see cref="System.IO.Hashing.XxHash128.GetCurrentHash(Span{byte})"/> (big-endian, xxHash's canonical form).
+    /// <c>XxHash128.GetCurrentHash</c> (big-endian, xxHash's canonical form).
     /// </summary>
     public static string ToHex(UInt128 hash)
     {

@@ -24,6 +24,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
     // Every file here is reached through it: a link planted as {id}.bin or {id}.json is never followed.
     private readonly ContainedDirectory _files;
 
+    /// <summary>Unfinished uploads under <paramref name="directory"/>, finished into <paramref name="target"/>; <paramref name="flushToDisk"/> fsyncs before a file becomes visible.</summary>
     public FileSystemResumableUploadStore(string directory, IObjectStore target, bool flushToDisk = false)
     {
         ArgumentNullException.ThrowIfNull(directory);
@@ -33,6 +34,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         _flushToDisk = flushToDisk;
     }
 
+    /// <summary>Where unfinished uploads live.</summary>
     public string Directory => _files.FullName;
 
     /// <summary>Closes the handle the store holds on its directory (so its file system can be unmounted); the host disposes it when it stops.</summary>
@@ -45,6 +47,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
 
     private static string RecordName(string id) => CheckedId(id) + RecordSuffix;
 
+    /// <inheritdoc />
     public ValueTask CreateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -62,6 +65,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         return ValueTask.CompletedTask;
     }
 
+    /// <inheritdoc />
     public ValueTask<ResumableUpload?> GetAsync(string id, CancellationToken cancellationToken = default) =>
         ValueTask.FromResult(ResumableUploadId.IsValid(id) ? Read(id) : null);
 
@@ -101,6 +105,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         return record with { Offset = RandomAccess.GetLength(data), LastActivityAt = activity > record.CreatedAt ? activity : record.CreatedAt };
     }
 
+    /// <inheritdoc />
     public ValueTask UpdateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -108,6 +113,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         return ValueTask.CompletedTask;
     }
 
+    /// <inheritdoc />
     public ValueTask<IResumableUploadAppender> BeginAppendAsync(string id, long offset, CancellationToken cancellationToken = default)
     {
         var handle = _files.TryOpenFile(DataName(id), FileAccess.ReadWrite)
@@ -124,12 +130,14 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         return ValueTask.FromResult(appender);
     }
 
+    /// <inheritdoc />
     public async ValueTask<int> ReadAsync(string id, long offset, Memory<byte> destination, CancellationToken cancellationToken = default)
     {
         using var handle = _files.TryOpenFile(DataName(id), FileAccess.Read) ?? throw new FileNotFoundException($"The upload '{id}' has no bytes.", DataPath(id));
         return await RandomAccess.ReadAsync(handle, destination, offset, cancellationToken);
     }
 
+    /// <inheritdoc />
     public async ValueTask<ObjectInfo> CompleteAsync(ResumableUpload upload, string key, ObjectCommit commit, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -180,6 +188,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<bool> DeleteAsync(string id, CancellationToken cancellationToken = default)
     {
         if (!ResumableUploadId.IsValid(id) || _files.GetEntry(RecordName(id)) != ContainedEntry.File)
@@ -193,6 +202,7 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
         return ValueTask.FromResult(true);
     }
 
+    /// <inheritdoc />
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         foreach (var name in _files.EnumerateFiles(recursive: false))

@@ -63,6 +63,7 @@ public interface IResumableUploadAppender : IAsyncDisposable
     /// <summary>The upload's end: <see cref="StartOffset"/> plus the bytes written.</summary>
     long Offset { get; }
 
+    /// <summary>Appends <paramref name="data"/> at the upload's current offset.</summary>
     ValueTask WriteAsync(ReadOnlySequence<byte> data, CancellationToken cancellationToken = default);
 
     /// <summary>Drops every byte this append wrote, back to <see cref="StartOffset"/>.</summary>

@@ -14,6 +14,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
     private readonly Lock _lock = new();
     private readonly TimeProvider _time = time ?? TimeProvider.System;
 
+    /// <inheritdoc />
     public ValueTask CreateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -28,6 +29,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         return ValueTask.CompletedTask;
     }
 
+    /// <inheritdoc />
     public ValueTask<ResumableUpload?> GetAsync(string id, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -36,6 +38,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         }
     }
 
+    /// <inheritdoc />
     public ValueTask UpdateAsync(ResumableUpload upload, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -50,6 +53,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         return ValueTask.CompletedTask;
     }
 
+    /// <inheritdoc />
     public ValueTask<IResumableUploadAppender> BeginAppendAsync(string id, long offset, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -69,6 +73,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<int> ReadAsync(string id, long offset, Memory<byte> destination, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -84,6 +89,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         }
     }
 
+    /// <inheritdoc />
     public async ValueTask<ObjectInfo> CompleteAsync(ResumableUpload upload, string key, ObjectCommit commit, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(upload);
@@ -112,6 +118,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         return info;
     }
 
+    /// <inheritdoc />
     public ValueTask<bool> DeleteAsync(string id, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -127,6 +134,7 @@ public sealed class MemoryResumableUploadStore(IObjectStore target, TimeProvider
         return Math.Max(0, memory.TotalAvailableMemoryBytes - memory.MemoryLoadBytes);
     }
 
+    /// <inheritdoc />
     public async IAsyncEnumerable<ResumableUpload> ListAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         List<ResumableUpload> uploads;

@@ -35,6 +35,7 @@ public sealed record ResumableUpload
     /// <summary>The client's metadata exactly as sent (tus Upload-Metadata), returned as is.</summary>
     public string? Metadata { get; init; }
 
+    /// <summary>Regular, a partial upload, or the final concatenation of partial ones.</summary>
     public ResumableUploadKind Kind { get; init; }
 
     /// <summary>For a final upload: the partial uploads it joins, in order.</summary>
@@ -43,6 +44,7 @@ public sealed record ResumableUpload
     /// <summary>The files-store key it becomes when complete; null for a partial upload.</summary>
     public string? TargetKey { get; init; }
 
+    /// <summary>When the upload was created.</summary>
     public DateTimeOffset CreatedAt { get; init; }
 
     /// <summary>The address of the client that created it: per-client quotas count by it. Null in records from before it was kept.</summary>

@@ -6,7 +6,7 @@ namespace Freight.Resumable;
 /// One writer per upload on this node: a second request for an upload that is busy is refused at once
 /// (tus: 423 Locked, which clients retry) instead of queueing behind a request that may be dead.
 /// </summary>
-public sealed class ResumableUploadLocks
+internal sealed class ResumableUploadLocks
 {
     private readonly ConcurrentDictionary<string, byte> _held = new(StringComparer.Ordinal);
 

@@ -9,7 +9,7 @@ namespace Freight.Resumable;
 /// node, or once a chunk was taken back, it no longer covers the stored bytes, and the completion reads them
 /// once instead (<see cref="ComputeAsync"/>).
 /// </summary>
-public sealed class RunningDigests(IReadOnlyList<DigestAlgorithm> algorithms, int maxUploads = 10_000) : IDisposable
+internal sealed class RunningDigests(IReadOnlyList<DigestAlgorithm> algorithms, int maxUploads = 10_000) : IDisposable
 {
     private readonly ConcurrentDictionary<string, StreamingDigests> _running = new(StringComparer.Ordinal);
 
@@ -70,6 +70,7 @@ public sealed class RunningDigests(IReadOnlyList<DigestAlgorithm> algorithms, in
         return digests.Complete();
     }
 
+    /// <inheritdoc />
     public void Dispose()
     {
         foreach (var id in _running.Keys)

@@ -21,6 +21,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
     private readonly FileSystemStoreOptions _options;
     private readonly KeyLocks _locks = new();
 
+    /// <summary>A store under <paramref name="options"/>' root directory (created if missing).</summary>
     public FileSystemObjectStore(FileSystemStoreOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -40,6 +41,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
     /// <summary>Maps a key (already validated, '/'-separated, relative) to its absolute path, for looking from outside: the store itself opens nothing by path.</summary>
     public string GetPath(string key) => Root.FullPath(key);
 
+    /// <inheritdoc />
     public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
         ThrowIfNotAFileName(key);
@@ -201,9 +203,11 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default) =>
         GetInfoCoreAsync(key, lockHeld: false, cancellationToken);
 
+    /// <inheritdoc />
     public ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default) =>
         OpenReadCoreAsync(key, lockHeld: false, cancellationToken);
 
@@ -295,6 +299,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
         }
     }
 
+    /// <inheritdoc />
     public async ValueTask<bool> DeleteAsync(string key, WriteCondition? condition = null, CancellationToken cancellationToken = default)
     {
         using (await _locks.AcquireAsync(key, cancellationToken))
@@ -317,6 +322,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
         }
     }
 
+    /// <inheritdoc />
     public async ValueTask<ObjectPage> ListAsync(string prefix, int limit, string? cursor = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(prefix);
@@ -353,6 +359,7 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
         return new ObjectPage(objects, taken < keys.Count ? keys[taken - 1] : null);
     }
 
+    /// <inheritdoc />
     public async ValueTask AddDigestsAsync(string key, string etag, IReadOnlyDictionary<string, byte[]> digests, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(digests);

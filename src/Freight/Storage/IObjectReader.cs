@@ -8,6 +8,7 @@ namespace Freight.Storage;
 /// </summary>
 public interface IObjectReader : IAsyncDisposable
 {
+    /// <summary>The object's length, ETag, type and time, as of the open.</summary>
     ObjectInfo Info { get; }
 
     /// <summary>The file's open handle, when the store is a file system: the download path reads it straight into the response.</summary>

@@ -14,8 +14,10 @@ public sealed class MemoryObjectStore : IObjectStore
     private readonly Lock _lock = new();
     private readonly TimeProvider _time;
 
+    /// <summary>An empty store; modification times from <paramref name="time"/> (the system clock by default).</summary>
     public MemoryObjectStore(TimeProvider? time = null) => _time = time ?? TimeProvider.System;
 
+    /// <inheritdoc />
     public ValueTask<IObjectWriter> BeginWriteAsync(string key, long? expectedLength = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(key);
@@ -23,6 +25,7 @@ public sealed class MemoryObjectStore : IObjectStore
         return ValueTask.FromResult(writer);
     }
 
+    /// <inheritdoc />
     public ValueTask<ObjectInfo?> GetInfoAsync(string key, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -31,6 +34,7 @@ public sealed class MemoryObjectStore : IObjectStore
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<IObjectReader?> OpenReadAsync(string key, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -40,6 +44,7 @@ public sealed class MemoryObjectStore : IObjectStore
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<bool> DeleteAsync(string key, WriteCondition? condition = null, CancellationToken cancellationToken = default)
     {
         lock (_lock)
@@ -59,6 +64,7 @@ public sealed class MemoryObjectStore : IObjectStore
         }
     }
 
+    /// <inheritdoc />
     public ValueTask<ObjectPage> ListAsync(string prefix, int limit, string? cursor = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(prefix);
@@ -77,6 +83,7 @@ public sealed class MemoryObjectStore : IObjectStore
         return ValueTask.FromResult(new ObjectPage(page, matching.Count > limit ? page[^1].Key : null));
     }
 
+    /// <inheritdoc />
     public ValueTask AddDigestsAsync(string key, string etag, IReadOnlyDictionary<string, byte[]> digests, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(digests);

@@ -7,16 +7,19 @@ namespace Freight.Storage;
 /// </summary>
 public sealed class ObjectReplacedException : IOException
 {
+    /// <summary>The object was replaced while it was read.</summary>
     public ObjectReplacedException()
         : base("The object was replaced while it was being read.")
     {
     }
 
+    /// <summary>A replacement described by <paramref name="message"/>.</summary>
     public ObjectReplacedException(string message)
         : base(message)
     {
     }
 
+    /// <summary>A replacement described by <paramref name="message"/>, caused by <paramref name="innerException"/>.</summary>
     public ObjectReplacedException(string message, Exception innerException)
         : base(message, innerException)
     {

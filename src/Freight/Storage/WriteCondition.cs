@@ -7,6 +7,7 @@ namespace Freight.Storage;
 /// </summary>
 public sealed record WriteCondition
 {
+    /// <summary>No condition.</summary>
     public static readonly WriteCondition None = new();
 
     /// <summary>Only if no object exists (<c>If-None-Match: *</c>).</summary>

@@ -26,7 +26,7 @@ public static class FreightTelemetry
     /// <summary>Tag: which kind of upload (<see cref="Put"/>, <see cref="Multipart"/>, <see cref="Tus"/>).</summary>
     public const string ProtocolTag = "freight.upload.protocol";
 
-    /// <summary>Tag: why an upload was refused (<see cref="RefusalReason"/>).</summary>
+    /// <summary>Tag: why an upload was refused (<c>UploadRefusal</c>'s values).</summary>
     public const string RefusalReasonTag = "freight.upload.refusal_reason";
 
     /// <summary>Tag: the digest algorithm that did not match (sha-256, sha-512, md5; tus: sha1, sha256, …).</summary>

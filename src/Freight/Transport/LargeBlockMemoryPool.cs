@@ -17,6 +17,7 @@ public sealed class LargeBlockMemoryPool : MemoryPool<byte>
     private readonly int _maxPooledBlocks;
     private int _pooled;
 
+    /// <summary>A pool of <paramref name="blockSize"/>-byte blocks keeping at most <paramref name="maxPooledBlocks"/> for reuse.</summary>
     public LargeBlockMemoryPool(int blockSize, int maxPooledBlocks)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(blockSize, 4096);
@@ -24,10 +25,13 @@ public sealed class LargeBlockMemoryPool : MemoryPool<byte>
         _maxPooledBlocks = maxPooledBlocks;
     }
 
+    /// <summary>The size of every block.</summary>
     public int BlockSize { get; }
 
+    /// <inheritdoc />
     public override int MaxBufferSize => BlockSize;
 
+    /// <inheritdoc />
     public override IMemoryOwner<byte> Rent(int minBufferSize = -1)
     {
         ArgumentOutOfRangeException.ThrowIfGreaterThan(minBufferSize, BlockSize);
@@ -44,6 +48,7 @@ public sealed class LargeBlockMemoryPool : MemoryPool<byte>
         return new Lease(this, block);
     }
 
+    /// <inheritdoc />
     protected override void Dispose(bool disposing)
     {
         _free.Clear();

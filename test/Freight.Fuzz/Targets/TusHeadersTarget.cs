@@ -50,7 +50,7 @@ internal sealed class TusHeadersTarget : IFuzzTarget
     private static void CheckConcat(HttpRequest request)
     {
         (bool Partial, IReadOnlyList<string>? FinalParts) concat = default;
-        if (!Accepted(() => concat = TusProtocol.Concat(request)))
+        if (!Accepted(() => concat = TusProtocol.Concat(request, new PathString("/tus"))))
         {
             return;
         }

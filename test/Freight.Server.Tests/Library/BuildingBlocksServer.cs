@@ -29,7 +29,7 @@ public sealed class BuildingBlocksServer() : FilesServer("--Freight:Files:MaxCon
             var upload = await FreightUploads.StoreAsync(context, "uploads/" + key);
             return Results.Ok(new { upload.Object.Key, upload.Object.ETag, upload.Created });
         });
-        app.MapPost("/my/photos", async (FreightMultipart form, [FromKeyedServices(FilesEndpoints.StoreKey)] IObjectStore store) =>
+        app.MapPost("/my/photos", async (FreightMultipart form, [FromKeyedServices(ObjectStoreKeys.Files)] IObjectStore store) =>
         {
             var stored = new List<string>();
             var fields = new Dictionary<string, string>();

@@ -1,0 +1,86 @@
+using Freight.AspNetCore;
+using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Files;
+using Freight.AspNetCore.Tus;
+using Freight.Storage;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Microsoft.AspNetCore.Builder;
+
+/// <summary>Maps Freight's endpoints at the prefixes the app chooses: <c>app.MapFreightFiles("/files")</c>, <c>app.MapFreightTus("/tus")</c>.</summary>
+public static class FreightEndpointRouteBuilderExtensions
+{
+    /// <summary>
+    /// The files API at <paramref name="prefix"/>: PUT, GET, HEAD, DELETE <c>{prefix}/{path}</c>, POST multipart and the
+    /// listing; Location headers follow the prefix. Errors answer as problem+json. Needs <c>AddFreightFiles</c> and a store.
+    /// </summary>
+    public static RouteGroupBuilder MapFreightFiles(this IEndpointRouteBuilder endpoints, string prefix = "/files")
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        var routePrefix = FreightRoutes.Prefix(prefix, nameof(prefix));
+        Require<FilesAccess>(endpoints, "MapFreightFiles", "AddFreightFiles()");
+        RequireStore(endpoints, "MapFreightFiles");
+        return WithProblems(FilesEndpoints.Map(endpoints, routePrefix));
+    }
+
+    /// <summary>
+    /// tus 1.0 at <paramref name="prefix"/> (create with a POST to it; uploads at <c>{prefix}/{id}</c>); finished uploads
+    /// become files of the files store. Needs <c>AddFreightFiles</c>, <c>AddFreightTus</c> and a store.
+    /// </summary>
+    public static RouteGroupBuilder MapFreightTus(this IEndpointRouteBuilder endpoints, string prefix = "/tus")
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        var routePrefix = FreightRoutes.Prefix(prefix, nameof(prefix));
+        Require<FilesAccess>(endpoints, "MapFreightTus", "AddFreightFiles()");
+        Require<TusUploads>(endpoints, "MapFreightTus", "AddFreightTus()");
+        RequireStore(endpoints, "MapFreightTus");
+        return WithProblems(TusEndpoints.Map(endpoints, routePrefix));
+    }
+
+    /// <summary>
+    /// Answers every request error of the whole app as problem+json, as the files and tus endpoints do (errors raised
+    /// before routing, e.g. by a middleware, included). Optional: those endpoints answer so without it.
+    /// </summary>
+    public static IApplicationBuilder UseFreightProblems(this IApplicationBuilder app)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        Require<ProblemMiddleware>(app.ApplicationServices, "UseFreightProblems", "AddFreightFiles()");
+        return app.UseMiddleware<ProblemMiddleware>();
+    }
+
+    /// <summary>Each endpoint of <paramref name="group"/> answers its errors as problem+json.</summary>
+    private static RouteGroupBuilder WithProblems(RouteGroupBuilder group)
+    {
+        ((IEndpointConventionBuilder)group).Add(static endpoint =>
+        {
+            if (endpoint.RequestDelegate is { } handler)
+            {
+                endpoint.RequestDelegate = context => context.RequestServices.GetRequiredService<ProblemMiddleware>().InvokeAsync(context, handler);
+            }
+        });
+        return group;
+    }
+
+    private static void Require<TService>(IEndpointRouteBuilder endpoints, string call, string registration) =>
+        Require<TService>(endpoints.ServiceProvider, call, registration);
+
+    // Registered, not resolved: resolving would read the options before the host validates them at start.
+    private static void Require<TService>(IServiceProvider services, string call, string registration)
+    {
+        if (!services.GetRequiredService<IServiceProviderIsService>().IsService(typeof(TService)))
+        {
+            throw new InvalidOperationException($"{call} needs builder.Services.{registration} first.");
+        }
+    }
+
+    private static void RequireStore(IEndpointRouteBuilder endpoints, string call)
+    {
+        if (!endpoints.ServiceProvider.GetRequiredService<IServiceProviderIsKeyedService>().IsKeyedService(typeof(IObjectStore), ObjectStoreKeys.Files))
+        {
+            throw new InvalidOperationException(
+                $"{call} needs a store first: builder.Services.AddFreightFileSystemStore(...), AddFreightMemoryStore() or AddFreightS3Store(...).");
+        }
+    }
+}

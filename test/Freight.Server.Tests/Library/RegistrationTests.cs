@@ -1,0 +1,185 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+using Freight.Server.Tests.Infrastructure;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Freight.Server.Tests.Library;
+
+/// <summary>
+/// Freight in an app of its own, registered as a user registers it (AddFreight* + MapFreight*), on a real Kestrel at
+/// 127.0.0.1:0: invalid options stop the host at start naming their key, and the prefixes are the app's choice.
+/// </summary>
+public sealed class RegistrationTests : IDisposable
+{
+    private readonly string _root = Path.Combine(Path.GetTempPath(), "freight-registration-tests", Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_root))
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+    }
+
+    /// <summary>
+    /// Every option with a rule, under sections the app named (Blobs, Up, Disk), so the message must name the key
+    /// the app's configuration has, not Freight's default.
+    /// </summary>
+    [Theory]
+    [InlineData("Blobs:MaxFileBytes", "-1", "Blobs:MaxFileBytes")]
+    [InlineData("Blobs:MaxConcurrentUploadsPerClient", "0", "Blobs:MaxConcurrentUploadsPerClient")]
+    [InlineData("Blobs:MinUploadBytesPerSecond", "-1", "Blobs:MinUploadBytesPerSecond")]
+    [InlineData("Blobs:MaxListLimit", "0", "Blobs:MaxListLimit")]
+    [InlineData("Blobs:ReadTokens:0", " ", "Blobs:ReadTokens/WriteTokens")]
+    [InlineData("Up:MaxUploadBytes", "-1", "Up:MaxUploadBytes")]
+    [InlineData("Up:ExpireAfter", "00:00:00", "Up:ExpireAfter")]
+    [InlineData("Up:SweepInterval", "-00:01:00", "Up:SweepInterval")]
+    [InlineData("Up:MaxUnfinishedUploadsPerClient", "0", "Up:MaxUnfinishedUploadsPerClient")]
+    [InlineData("Up:MaxPendingBytes", "-1", "Up:MaxPendingBytes")]
+    [InlineData("Up:MinFreeBytes", "-1", "Up:MinFreeBytes")]
+    [InlineData("Up:FilesPrefix", "/absolute", "Up:FilesPrefix")]
+    [InlineData("Disk:RootDirectory", " ", "Disk:RootDirectory")]
+    public async Task StartAsync_InvalidOption_FailsNamingTheKey(string key, string value, string named)
+    {
+        var settings = new Dictionary<string, string?> { ["Disk:RootDirectory"] = _root, [key] = value };
+        await using var app = BuildApp(settings, services => services.AddFreightFileSystemStore("Disk"));
+
+        var invalid = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.StartsWith(named, Assert.Single(invalid.Failures), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("Bucket:Bucket", "")]
+    [InlineData("Bucket:Endpoint", "ftp://127.0.0.1:7480")]
+    [InlineData("Bucket:PartBytes", "1024")]
+    [InlineData("Bucket:PartsInFlight", "0")]
+    [InlineData("Bucket:Prefix", "/files")]
+    public async Task StartAsync_InvalidS3Option_FailsNamingTheKey(string key, string value)
+    {
+        var settings = new Dictionary<string, string?>
+        {
+            ["Bucket:Bucket"] = "freight",
+            ["Bucket:Endpoint"] = "http://127.0.0.1:7480",
+            ["Bucket:AccessKey"] = "key",
+            ["Bucket:SecretKey"] = "secret",
+            [key] = value,
+        };
+        await using var app = BuildApp(settings, services => services.AddFreightS3Store("Bucket"));
+
+        var invalid = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.StartsWith(key + " ", Assert.Single(invalid.Failures), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task StartAsync_UnconvertibleOption_FailsNamingTheKey()
+    {
+        await using var app = BuildApp(new() { ["Blobs:MaxFileBytes"] = "lots" }, services => services.AddFreightMemoryStore());
+
+        var unbindable = await Assert.ThrowsAsync<InvalidOperationException>(() => app.StartAsync());
+
+        Assert.Contains("Blobs:MaxFileBytes", unbindable.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void MapFreightFiles_NoStoreRegistered_ThrowsNamingTheStoreCalls()
+    {
+        var builder = WebApplication.CreateBuilder();
+        builder.Services.AddFreightFiles();
+        using var app = builder.Build();
+
+        var missing = Assert.Throws<InvalidOperationException>(() => app.MapFreightFiles("/files"));
+
+        Assert.Contains("AddFreightFileSystemStore", missing.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task CustomPrefixes_PutGetHeadAndTusCreatePatch_WorkEndToEnd()
+    {
+        await using var app = BuildApp(new(), services => services.AddFreightFileSystemStore("Disk", disk => disk.RootDirectory = Path.Combine(_root, "files")));
+        app.MapFreightFiles("/api/blobs");
+        app.MapFreightTus("/up");
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.Single()) };
+        var content = Encoding.UTF8.GetBytes("bytes stored under the app's own prefix");
+
+        using var put = await client.PutAsync("/api/blobs/docs/hello.txt", new ByteArrayContent(content));
+        Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        Assert.Equal("/api/blobs/docs/hello.txt", put.Headers.Location?.OriginalString);
+        Assert.Equal(content, await File.ReadAllBytesAsync(Path.Combine(_root, "files", "docs", "hello.txt")));
+
+        using var get = await client.GetAsync("/api/blobs/docs/hello.txt");
+        Assert.Equal(HttpStatusCode.OK, get.StatusCode);
+        Assert.Equal(content, await get.Content.ReadAsByteArrayAsync());
+        Assert.Equal(put.Headers.ETag, get.Headers.ETag);
+
+        using var head = await client.SendAsync(new HttpRequestMessage(HttpMethod.Head, "/api/blobs/docs/hello.txt"));
+        Assert.Equal(HttpStatusCode.OK, head.StatusCode);
+        Assert.Equal(content.Length, head.Content.Headers.ContentLength);
+        Assert.Equal(put.Headers.ETag, head.Headers.ETag);
+
+        using var atDefault = await client.GetAsync("/files/docs/hello.txt");
+        Assert.Equal(HttpStatusCode.NotFound, atDefault.StatusCode);
+
+        var upload = Encoding.UTF8.GetBytes("a tus upload that lands in the files store");
+        using var create = new HttpRequestMessage(HttpMethod.Post, "/up");
+        create.Headers.Add("Tus-Resumable", "1.0.0");
+        create.Headers.Add("Upload-Length", upload.Length.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        create.Headers.Add("Upload-Metadata", "filename " + Convert.ToBase64String(Encoding.UTF8.GetBytes("docs/up.bin")));
+        using var created = await client.SendAsync(create);
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        var location = created.Headers.Location?.OriginalString ?? "";
+        Assert.StartsWith("/up/", location, StringComparison.Ordinal);
+
+        using var patch = new HttpRequestMessage(HttpMethod.Patch, location) { Content = new ByteArrayContent(upload) };
+        patch.Headers.Add("Tus-Resumable", "1.0.0");
+        patch.Headers.Add("Upload-Offset", "0");
+        patch.Content.Headers.ContentType = MediaTypeHeaderValue.Parse("application/offset+octet-stream");
+        using var patched = await client.SendAsync(patch);
+        Assert.Equal(HttpStatusCode.NoContent, patched.StatusCode);
+        Assert.Equal(upload.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), patched.Headers.GetValues("Upload-Offset").Single());
+
+        using var state = new HttpRequestMessage(HttpMethod.Head, location);
+        state.Headers.Add("Tus-Resumable", "1.0.0");
+        using var finished = await client.SendAsync(state);
+        Assert.Equal("/api/blobs/docs/up.bin", finished.Content.Headers.ContentLocation?.OriginalString);
+        using var landed = await client.GetAsync("/api/blobs/docs/up.bin");
+        Assert.Equal(upload, await landed.Content.ReadAsByteArrayAsync());
+    }
+
+    [Fact]
+    public async Task CustomPrefixes_RefusedRequest_IsProblemJsonWithoutUseFreightProblems()
+    {
+        await using var app = BuildApp(new(), services => services.AddFreightMemoryStore());
+        app.MapFreightFiles("/api/blobs");
+        app.MapFreightTus("/up");
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.Single()) };
+
+        // No Tus-Resumable header: tus answers 412, written by the endpoints' own problem handling.
+        using var patch = new HttpRequestMessage(HttpMethod.Patch, "/up/0123456789abcdef0123456789abcdef") { Content = new ByteArrayContent([1]) };
+        using var refused = await client.SendAsync(patch);
+
+        await ProblemAssert.IsProblemAsync(refused, HttpStatusCode.PreconditionFailed);
+    }
+
+    /// <summary>An app as a user writes it: files options from "Blobs", tus from "Up", the store from <paramref name="addStore"/>.</summary>
+    private static WebApplication BuildApp(Dictionary<string, string?> settings, Action<IServiceCollection> addStore)
+    {
+        var builder = WebApplication.CreateBuilder();
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.Logging.ClearProviders();
+        builder.WebHost.UseUrls("http://127.0.0.1:0");
+        builder.Services.AddFreightFiles("Blobs");
+        builder.Services.AddFreightTus("Up");
+        addStore(builder.Services);
+        return builder.Build();
+    }
+}
