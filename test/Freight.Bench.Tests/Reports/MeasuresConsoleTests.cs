@@ -24,6 +24,17 @@ public sealed class MeasuresConsoleTests
         Assert.Contains("server instructions per byte: no — perf is not installed", text, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void ReportMarkdown_RunWithMeasures_SaysThemInTheRunsTable()
+    {
+        var model = Freight.Bench.Reports.Output.ReportBuilder.Build([new CompareSource("run", Report(null, new MeasuresOffered(true, false, "perf stat: instructions <not supported> (no hardware counter here)")))], 1);
+
+        var markdown = Freight.Bench.Reports.Output.MarkdownReportWriter.Render(model);
+
+        Assert.Contains("| rows | headline rows (default) |", markdown, StringComparison.Ordinal);
+        Assert.Equal("| cost measures | CPU time per side (every row); server instructions per byte: no — perf stat: instructions &lt;not supported&gt; (no hardware counter here) |", markdown.Split('\n').Single(l => l.StartsWith("| cost measures", StringComparison.Ordinal)));
+    }
+
     private static BenchReport Report(double? instructionsPerByte, MeasuresOffered measures) => new()
     {
         Machine = new MachineInfo(2, "linux", ".NET 10", "cpu"),

@@ -90,6 +90,13 @@ public static class ReportBuilder
             Row("files store", r => ReportCell.Of(r.Settings?.S3Server is { } s3 ? $"{r.Settings.Store}: {s3}" : r.Settings?.Store));
         }
 
+        // Likewise only for runs that recorded them (issue 19 on): which cost measures the machine offered.
+        if (sources.Any(s => s.Report.Measures is not null))
+        {
+            Row("rows", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.Quick ? "--quick" : r.Settings.Full ? "--full (every row)" : r.Measures is null ? "every row" : "headline rows (default)"));
+            Row("cost measures", r => ReportCell.Of(r.Measures is { } m ? m.Describe()["measures: ".Length..] : ""));
+        }
+
         return new ReportSection(table.Id, "Runs", "", [new ReportFigure(table)], []);
     }
 
