@@ -146,9 +146,9 @@ public sealed record BenchOptions
                              [--no-progress] [--no-report]
           --suite NAME        a suite to run (repeatable); default: transfer, json, threads, static, files (tus, micro only when named)
                               default: each suite's headline rows (its goals and the studies' main ratios), every
-                              suite in about 5 minutes
+                              suite in about 5 minutes (planned)
           --full              every suite's whole matrix: every variant, size and connection count (about 18 minutes)
-          --quick             the CI smoke: the default's rows, shorter runs and payloads (about 2 minutes)
+          --quick             the CI smoke: the default's rows, shorter runs and payloads
           --runs N            measured runs per scenario, interleaved (default 5, --quick 3; static suite: rounds, default 3)
           --run-seconds S     each run repeats the transfer for at least S seconds (default 0.5, --full 1, --quick 0.25;
                               static suite: 1, --full 2)

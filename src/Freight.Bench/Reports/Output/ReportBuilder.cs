@@ -90,6 +90,14 @@ public static class ReportBuilder
         Row("payload", r => ReportCell.Of(r.Settings is null ? "" : SizeText.Format(r.Settings.PayloadBytes)));
         Row("cpu affinity", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.CpuAffinity ? "yes" : "no"));
         Row("target", r => ReportCell.Of(r.Settings?.Target));
+        // Only for runs that recorded them (issue 19 on), so older reports keep their table: which rows a run measured
+        // and which cost measures its machine offered.
+        if (sources.Any(s => s.Report.Measures is not null))
+        {
+            Row("rows", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.Quick ? "--quick" : r.Settings.Full ? "--full (every row)" : r.Measures is null ? "every row" : "headline rows (default)"));
+            Row("cost measures", r => ReportCell.Of(r.Measures is { } m ? m.Describe()["measures: ".Length..] : ""));
+        }
+
         // Only when a run used S3: older result files and disk runs keep their table (and the golden files) as they were.
         if (sources.Any(s => s.Report.Settings?.S3Server is not null))
         {
