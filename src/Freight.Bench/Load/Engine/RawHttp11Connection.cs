@@ -51,9 +51,25 @@ internal sealed class RawHttp11Connection : IDisposable
         _expectation = expectation;
     }
 
-    /// <summary>The GET every request sends, built once: <c>GET {path} HTTP/1.1</c> and <c>Host</c> (RFC 9112 §3, §3.2).</summary>
-    public static byte[] BuildRequest(Uri target) =>
-        Encoding.ASCII.GetBytes($"GET {target.PathAndQuery} HTTP/1.1\r\nHost: {target.Authority}\r\n\r\n");
+    /// <summary>
+    /// The GET every request sends, built once: <c>GET {path} HTTP/1.1</c>, <c>Host</c> (RFC 9112 §3, §3.2; a
+    /// Host among <paramref name="headers"/> replaces it) and the run's other header fields, as given.
+    /// </summary>
+    public static byte[] BuildRequest(Uri target, IReadOnlyList<KeyValuePair<string, string>>? headers = null)
+    {
+        var request = new StringBuilder($"GET {target.PathAndQuery} HTTP/1.1\r\n");
+        if (headers?.Any(h => h.Key.Equals("Host", StringComparison.OrdinalIgnoreCase)) != true)
+        {
+            request.Append($"Host: {target.Authority}\r\n");
+        }
+
+        foreach (var (name, value) in headers ?? [])
+        {
+            request.Append($"{name}: {value}\r\n");
+        }
+
+        return Encoding.Latin1.GetBytes(request.Append("\r\n").ToString());
+    }
 
     /// <summary>Where <paramref name="target"/>'s connections go: its IP literal, or its name resolved at connect time.</summary>
     public static EndPoint EndPointOf(Uri target) =>
@@ -66,7 +82,7 @@ internal sealed class RawHttp11Connection : IDisposable
     /// decoded data) and whether the body matched the expectation (true when not compared). A reused
     /// connection that the server closed while idle (no byte of a response came back) is reopened and the
     /// request sent again, once. Throws <see cref="SocketException"/>
-    /// (refused, reset), <see cref="IOException"/> (closed mid-response), <see cref="InvalidDataException"/>
+    /// (refused, reset), <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -153,7 +169,7 @@ internal sealed class RawHttp11Connection : IDisposable
                         return (-1, 0, false);
                     }
 
-                    throw new IOException("The server closed the connection in the middle of a response head.");
+                    throw new HttpIOException(HttpRequestError.ResponseEnded, "The server closed the connection in the middle of a response head.");
                 }
             }
 
@@ -292,7 +308,7 @@ internal sealed class RawHttp11Connection : IDisposable
     {
         if (!await FillAsync(growable: true, token))
         {
-            throw new IOException("The server closed the connection in the middle of a response.");
+            throw new HttpIOException(HttpRequestError.ResponseEnded, "The server closed the connection in the middle of a response.");
         }
     }
 
