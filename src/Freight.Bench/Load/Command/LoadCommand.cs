@@ -204,7 +204,8 @@ public static class LoadCommand
     {
         string? Problem()
         {
-            var method = result.GetValue(Method) ?? "GET";
+            // Options left out are not in the result yet (their defaults apply later): only given values are checked.
+            var method = result.GetResult(Method) is null ? "GET" : result.GetValue(Method) ?? "GET";
             var hasBody = result.GetValue(Size) is not null || result.GetValue(BodyFile) is not null;
             var https = result.GetValue(Url)?.Scheme == Uri.UriSchemeHttps;
             if (result.GetValue(Size) is not null && result.GetValue(BodyFile) is not null)
@@ -257,12 +258,12 @@ public static class LoadCommand
                 return "--pin-sha256 and --insecure contradict each other: choose one.";
             }
 
-            if (result.GetValue(Http) is not ("1.1" or "2"))
+            if (result.GetResult(Http) is not null && result.GetValue(Http) is not ("1.1" or "2"))
             {
                 return "--http is 1.1 or 2.";
             }
 
-            if (result.GetValue(Connections) < 1)
+            if (result.GetResult(Connections) is not null && result.GetValue(Connections) < 1)
             {
                 return "--connections must be at least 1.";
             }
@@ -282,7 +283,7 @@ public static class LoadCommand
                 return "--rate must be a positive number of requests a second.";
             }
 
-            if (!(result.GetValue(Timeout) > 0))
+            if (result.GetResult(Timeout) is not null && !(result.GetValue(Timeout) > 0))
             {
                 return "--timeout must be a positive number of seconds.";
             }

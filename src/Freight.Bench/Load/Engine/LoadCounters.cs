@@ -93,7 +93,17 @@ internal sealed class LoadCounters
 
         if (Volatile.Read(ref _firstError) is null)
         {
-            Interlocked.CompareExchange(ref _firstError, $"{exception.GetType().Name}: {exception.Message}", null);
+            // The innermost exception says what happened ("Connection refused"); its wrapper only where.
+            var inner = exception;
+            while (inner.InnerException is not null)
+            {
+                inner = inner.InnerException;
+            }
+
+            var text = ReferenceEquals(inner, exception)
+                ? $"{exception.GetType().Name}: {exception.Message}"
+                : $"{exception.GetType().Name}: {exception.Message} ({inner.GetType().Name}: {inner.Message})";
+            Interlocked.CompareExchange(ref _firstError, text, null);
         }
     }
 

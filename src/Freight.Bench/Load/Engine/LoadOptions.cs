@@ -127,8 +127,8 @@ public sealed record LoadOptions
         _ => Target.Scheme == Uri.UriSchemeHttp && HttpVersion == System.Net.HttpVersion.Version11 && RawHttp11Suffices,
     };
 
-    /// <summary>The raw transport sends a fixed GET and compares bytes; hashing, digest fields and bodies need HttpClient.</summary>
-    private bool RawHttp11Suffices => Method == HttpMethod.Get && Body is null && ExpectedSha256 is null && !CheckDigestFields;
+    /// <summary>The raw transport sends one fixed GET (it compares, hashes and checks digest fields as HttpClient does); other methods and bodies need HttpClient.</summary>
+    private bool RawHttp11Suffices => Method == HttpMethod.Get && Body is null;
 
     /// <summary>The most workers (closed loop) or connections (open loop) the run uses.</summary>
     public int ConnectionLimit => IsRamp ? Math.Max(RampFrom ?? 0, RampTo ?? 0) : Connections;
@@ -159,7 +159,7 @@ public sealed record LoadOptions
 
         if (Transport == LoadTransport.RawHttp11 && !RawHttp11Suffices)
         {
-            throw new ArgumentException("The RawHttp11 transport sends GETs without a body, hash or digest check only.", nameof(Transport));
+            throw new ArgumentException("The RawHttp11 transport sends GETs only.", nameof(Transport));
         }
 
         if (Method != HttpMethod.Get && Method != HttpMethod.Head && Method != HttpMethod.Put

@@ -22,7 +22,10 @@ public sealed record LoadResult
 
     public required IReadOnlyDictionary<int, long> StatusCodes { get; init; }
 
-    /// <summary>Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath).</summary>
+    /// <summary>
+    /// Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath), or
+    /// closed by the server before any response began.
+    /// </summary>
     public required long SocketErrors { get; init; }
 
     public required long Timeouts { get; init; }

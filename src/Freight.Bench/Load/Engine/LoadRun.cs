@@ -108,6 +108,7 @@ internal sealed class LoadRun : IDisposable
         var token = request.Token;
         request.CancelAfter(Options.RequestTimeout);
         RawHttp11Connection? rented = null;
+        var responseStarted = false;
         try
         {
             if (_rawRequest is not null)
@@ -117,6 +118,7 @@ internal sealed class LoadRun : IDisposable
                     connection = rented = await _rawPool!.RentAsync(token);
                 }
 
+                responseStarted = true;
                 var (statusCode, bodyBytes, bodyMatches) = await connection.SendAsync(token);
                 Record(scheduledTimestamp, statusCode, bodyBytes, bodyMatches);
                 return;
@@ -130,6 +132,7 @@ internal sealed class LoadRun : IDisposable
             };
             AddHeaders(message);
             using var response = await _client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, token);
+            responseStarted = true;
             using var body = await response.Content.ReadAsStreamAsync(token);
             var status = (int)response.StatusCode;
             var comparison = BodyComparison.Start(_expectation, status);
@@ -152,7 +155,7 @@ internal sealed class LoadRun : IDisposable
         catch (Exception exception)
 #pragma warning restore CA1031
         {
-            var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested);
+            var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested, responseStarted);
             Counters.AddFailure(failure, exception);
             if (failure != RequestFailure.CancelledAtEnd)
             {

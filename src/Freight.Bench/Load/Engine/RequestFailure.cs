@@ -21,9 +21,10 @@ internal static class RequestFailures
     /// timeout firing makes it a timeout; a <see cref="SocketException"/> anywhere in the chain (refused,
     /// reset, aborted; SocketsHttpHandler wraps it in HttpRequestException or IOException) a socket error;
     /// a response that ended before its framing said (<see cref="HttpRequestError.ResponseEnded"/>, from
-    /// HttpClient or the raw transport) a length failure; anything else an error.
+    /// HttpClient or the raw transport) a length failure, or a socket failure when no response had begun;
+    /// anything else an error.
     /// </summary>
-    public static RequestFailure Classify(Exception exception, bool runEnding, bool timedOut)
+    public static RequestFailure Classify(Exception exception, bool runEnding, bool timedOut, bool responseStarted = true)
     {
         if (runEnding)
         {
@@ -47,7 +48,8 @@ internal static class RequestFailures
         {
             if (inner is HttpIOException { HttpRequestError: HttpRequestError.ResponseEnded })
             {
-                return RequestFailure.Length;
+                // Before the status line, the server closed the connection instead of answering: a connection failure.
+                return responseStarted ? RequestFailure.Length : RequestFailure.Socket;
             }
         }
 

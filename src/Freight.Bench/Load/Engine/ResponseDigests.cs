@@ -45,20 +45,38 @@ internal sealed class ResponseDigests : IDisposable
             return null;
         }
 
+        string? Field(string name) =>
+            response.Headers.TryGetValues(name, out var values) || response.Content.Headers.TryGetValues(name, out values)
+                ? string.Join(", ", values)
+                : null;
+
+        return expectation.ChecksDigestFields
+            ? Start(expectation, statusCode, Field(DigestFields.ContentDigestHeader), Field(DigestFields.ReprDigestHeader), response.Content.Headers.ContentEncoding.Count > 0)
+            : Start(expectation, statusCode, null, null, false);
+    }
+
+    /// <summary>As <see cref="Start(ResponseExpectation?, int, HttpResponseMessage)"/>, from the digest fields' values as received.</summary>
+    public static ResponseDigests? Start(ResponseExpectation? expectation, int statusCode, string? contentDigest, string? reprDigest, bool contentEncoded)
+    {
+        if (expectation is null)
+        {
+            return null;
+        }
+
         var expected = expectation.Sha256 is not null && expectation.ComparesBodyOf(statusCode) ? expectation.Sha256 : null;
-        List<(DigestAlgorithm Algorithm, byte[] Digest)> sent = [];
+        List<(DigestAlgorithm Algorithm, byte[] Digest)>? sent = null;
         if (expectation.ChecksDigestFields)
         {
-            AddField(response, DigestFields.ContentDigestHeader, sent);
+            AddField(contentDigest, ref sent);
 
             // Repr-Digest is of the whole selected representation: the received bytes only in a 200 without content coding.
-            if (statusCode == 200 && response.Content.Headers.ContentEncoding.Count == 0)
+            if (statusCode == 200 && !contentEncoded)
             {
-                AddField(response, DigestFields.ReprDigestHeader, sent);
+                AddField(reprDigest, ref sent);
             }
         }
 
-        return expected is null && sent.Count == 0 ? null : new ResponseDigests(expected, sent);
+        return expected is null && sent is null ? null : new ResponseDigests(expected, sent ?? []);
     }
 
     public void Add(ReadOnlySpan<byte> received) => _digests.Append(received);
@@ -86,24 +104,16 @@ internal sealed class ResponseDigests : IDisposable
 
     public void Dispose() => _digests.Dispose();
 
-    private static void AddField(HttpResponseMessage response, string name, List<(DigestAlgorithm Algorithm, byte[] Digest)> sent)
+    private static void AddField(string? field, ref List<(DigestAlgorithm Algorithm, byte[] Digest)>? sent)
     {
-        if (!response.Headers.TryGetValues(name, out var values) && !response.Content.Headers.TryGetValues(name, out values))
-        {
-            return;
-        }
-
-        if (!DigestFields.TryParse(new StringValues([.. values]), out var digests))
+        if (field is null || !DigestFields.TryParse(new StringValues(field), out var digests))
         {
             return;
         }
 
         foreach (var algorithm in DigestFields.VerifiableAlgorithms(digests))
         {
-            if (algorithm == DigestAlgorithm.Sha256 || algorithm == DigestAlgorithm.Sha512)
-            {
-                sent.Add((algorithm, digests[algorithm.Name]));
-            }
+            (sent ??= []).Add((algorithm, digests[algorithm.Name]));
         }
     }
 }
