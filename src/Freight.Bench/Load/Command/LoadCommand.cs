@@ -309,9 +309,16 @@ public static class LoadCommand
             return null;
         }
 
-        if (Problem() is { } problem)
+        try
         {
-            result.AddError(problem);
+            if (Problem() is { } problem)
+            {
+                result.AddError(problem);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // A value that failed its own parse (its error is already reported) cannot be read: nothing more to say.
         }
     }
 
