@@ -7,9 +7,10 @@ namespace Freight.Bench.Load.Blame;
 /// <list type="number">
 /// <item>the client used more than <see cref="Threshold"/> of one core → <c>client-bound</c>: the figure is a floor for the server;</item>
 /// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>;</item>
-/// <item>the server's thread pool had work waiting (queue length ≥ 1) in at least half of the sampled seconds, or
-/// its queue grew from the first half of the run to the second → <c>server-bound</c> (threads blocked: synchronous
-/// I/O, sync-over-async, locks), though its CPU was free;</item>
+/// <item>over at least <see cref="MinimumQueueSamples"/> seconds, the server's thread pool had work waiting (queue
+/// length ≥ <see cref="Backlog"/>) in at least half of them, or its queue grew by <see cref="Backlog"/> items on average
+/// from the first half of the run to the second → <c>server-bound</c> (threads blocked: synchronous I/O,
+/// sync-over-async, locks), though its CPU was free;</item>
 /// <item>otherwise, with the server sampled, <c>neither</c>: the network or the requests' latency bound the run;</item>
 /// <item>without a server to sample (no <c>--server-pid</c>), <c>undetermined</c>.</item>
 /// </list>
@@ -19,6 +20,15 @@ public static class SaturationRule
 {
     /// <summary>90 % of a core (client) or of the server's cores: what a busy 2-core machine still reaches when it is the bottleneck.</summary>
     public const double Threshold = 0.9;
+
+    /// <summary>
+    /// Queued work items that count as a backlog: a busy but healthy Kestrel (this project's test app at 4
+    /// connections on a loaded 2-core machine) shows a lone item in an occasional second; a starved one shows many.
+    /// </summary>
+    public const double Backlog = 2;
+
+    /// <summary>Seconds of queue samples a backlog needs: one or two seconds are start-up, not a trend.</summary>
+    public const int MinimumQueueSamples = 3;
 
     public static Saturation Judge(SaturationInputs inputs)
     {
@@ -50,7 +60,7 @@ public static class SaturationRule
     /// <summary>How the queue shows a backlog, or null: waiting work in half the seconds or more, or a queue that grew.</summary>
     internal static string? QueueBacklog(IReadOnlyList<double>? lengths)
     {
-        if (lengths is null || lengths.Count < 2)
+        if (lengths is null || lengths.Count < MinimumQueueSamples)
         {
             return null;
         }
@@ -58,7 +68,7 @@ public static class SaturationRule
         var waiting = 0;
         foreach (var length in lengths)
         {
-            if (length >= 1)
+            if (length >= Backlog)
             {
                 waiting++;
             }
@@ -77,8 +87,7 @@ public static class SaturationRule
             second += lengths[lengths.Count - 1 - i];
         }
 
-        // A rise of at least one queued item on average: a queue that was empty and stays nearly so is not growing.
-        return second / half >= first / half + 1 ? $"queue grew from {first / half:0.#} to {second / half:0.#} items on average" : null;
+        return second / half >= first / half + Backlog ? $"queue grew from {first / half:0.#} to {second / half:0.#} items on average" : null;
     }
 
     private static string Percent(double cores) => (cores * 100).ToString("0", CultureInfo.InvariantCulture) + " %";

@@ -25,10 +25,11 @@ public sealed class SaturationRuleTests
 
     [Theory]
     [InlineData(new double[] { 0, 3, 5, 2 }, "server-bound")]
-    [InlineData(new double[] { 0, 0, 0, 0, 2, 4 }, "server-bound")]
-    [InlineData(new double[] { 0, 0, 1, 0, 0, 0 }, "neither")]
+    [InlineData(new double[] { 0, 0, 0, 0, 3, 5 }, "server-bound")]
+    [InlineData(new double[] { 0, 1, 1, 1, 0, 1 }, "neither")]
+    [InlineData(new double[] { 0, 0, 2, 0, 0, 0 }, "neither")]
     [InlineData(new double[] { 0, 0, 0, 0 }, "neither")]
-    [InlineData(new double[] { 7 }, "neither")]
+    [InlineData(new double[] { 7, 9 }, "neither")]
     public void Judge_ThreadPoolQueue_BacklogIsServerBound(double[] queue, string verdict) =>
         Assert.Equal(verdict, SaturationRule.Judge(new SaturationInputs(0.3, 0.4, 2, queue)).Id);
 
