@@ -340,4 +340,7 @@ public sealed record LoadBlame(
 {
     /// <summary>The client's resident set at the start, beside <see cref="SideCost.WorkingSetBytesMax"/>: growth shows a body held in memory.</summary>
     public long? ClientWorkingSetBytesFirst { get; init; }
+
+    /// <summary>The most threads the server's process had in a /proc sample.</summary>
+    public int? ServerThreadsMax { get; init; }
 }

@@ -184,7 +184,8 @@ public static class LoadCommand
     /// <summary>Parses <paramref name="args"/> (what follows <c>freight load</c>) and runs; 0 all verified, 1 failures, 2 usage error.</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
     {
-        var root = new RootCommand("freight") { Create(output, error) };
+        // A plain root named as users type it, so --help reads "freight load" (a RootCommand takes the executable's name).
+        var root = new CliCommand("freight") { Create(output, error) };
         var parse = root.Parse(["load", .. args]);
         if (parse.Errors.Count > 0)
         {

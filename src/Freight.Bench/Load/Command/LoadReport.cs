@@ -89,6 +89,7 @@ public static class LoadReport
             settings.ServerProcessId is null ? null : measured.RuntimeCounters is null ? measured.RuntimeCountersNote : "eventpipe")
         {
             ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
+            ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
         };
         row.Series = SeriesMerger.Merge(
             result.Series.Where(second => second.SpanSeconds >= 0.9),
@@ -130,7 +131,7 @@ public static class LoadReport
         if (row.Counters is { } c)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Series?.Max(s => s.Threads()) ?? 0}");
+                $"server     {Cost(row.Server)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
@@ -145,8 +146,6 @@ public static class LoadReport
         text.AppendLine($"verdict    {row.Blame.Reason}");
         await output.WriteAsync(text.ToString());
     }
-
-    private static int Threads(this SeriesPoint point) => point.ProcessThreads ?? 0;
 
     /// <summary>status, digest, length, reset, timeout, error: the kinds with at least one.</summary>
     internal static Dictionary<string, long> FailuresByKind(LoadResult result)

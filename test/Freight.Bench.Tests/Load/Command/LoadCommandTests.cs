@@ -146,6 +146,37 @@ public sealed class LoadCommandTests
         Assert.True(growth < 64L << 20, $"client RSS grew by {growth / (1 << 20):N0} MiB while {moved / (1 << 20):N0} MiB moved");
     }
 
+    [Fact]
+    public async Task TwoLoadResults_CompareAndReport_ReadThemAsBenchResults()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        var directory = Directory.CreateTempSubdirectory("freight-load-compare-").FullName;
+        try
+        {
+            var before = Path.Combine(directory, "before.json");
+            var after = Path.Combine(directory, "after.json");
+            var markdown = Path.Combine(directory, "load.md");
+            var csv = Path.Combine(directory, "csv");
+            var first = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress", "--markdown", markdown, "--csv", csv);
+            var second = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress");
+            await File.WriteAllTextAsync(before, JsonSerializer.Serialize(first.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(after, JsonSerializer.Serialize(second.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
+            using var compared = new StringWriter();
+            using var errors = new StringWriter();
+
+            var exit = await Freight.Bench.Reports.CompareCommand.RunAsync([before, after], compared, errors);
+
+            Assert.True(exit == 0, errors.ToString());
+            Assert.Contains("load/get", compared.ToString(), StringComparison.Ordinal);
+            Assert.Contains("load/get", await File.ReadAllTextAsync(markdown), StringComparison.Ordinal);
+            Assert.NotEmpty(Directory.GetFiles(csv, "*.csv"));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
     [Theory]
     [InlineData("-X", "GET", "--size", "10")]
     [InlineData("--size", "10", "--file", "x", "-X", "PUT")]
