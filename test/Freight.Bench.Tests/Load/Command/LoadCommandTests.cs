@@ -91,7 +91,9 @@ public sealed class LoadCommandTests
         var url = server.Url("/payload/4096").ToString();
 
         var running = LoadCli.RunAsync(url, "-c", "4", "-d", "4", "--no-progress");
-        await Task.Delay(TimeSpan.FromSeconds(1.5));
+
+        // Stopped once the run is under way (the CLI's start-up on a loaded machine can take seconds).
+        await LoadTargetServer.WaitForPayloadsAsync(20);
         await server.DisposeAsync();
         var run = await running;
 
@@ -144,6 +146,32 @@ public sealed class LoadCommandTests
         var growth = row.Client!.WorkingSetBytesMax!.Value - row.Blame!.ClientWorkingSetBytesFirst!.Value;
         Assert.True(moved > 512L << 20, $"moved only {moved / (1 << 20):N0} MiB");
         Assert.True(growth < 64L << 20, $"client RSS grew by {growth / (1 << 20):N0} MiB while {moved / (1 << 20):N0} MiB moved");
+    }
+
+    [Fact]
+    public async Task Head_Payload_StatusOnlyNoBodyBytesExit0()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-X", "HEAD", "-n", "10", "-c", "2", "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("load/head", run.Row.Scenario);
+        Assert.Equal(10, run.Row.StatusCodes!["200"]);
+        Assert.Equal(0, run.Row.BytesPerSecond!.Median);
+    }
+
+    [Fact]
+    public async Task Get_Rate_OpenLoopSendsEveryScheduledRequest()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/4096").ToString(), "-R", "50", "-n", "40", "-c", "4", "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("open-loop", ((JsonElement)run.Row.Parameters["mode"]).GetString());
+        Assert.Equal(40, run.Row.StatusCodes!["200"]);
+        Assert.Contains("from each request's due time", run.Stdout, StringComparison.Ordinal);
     }
 
     [Fact]

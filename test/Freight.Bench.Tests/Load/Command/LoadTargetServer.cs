@@ -21,7 +21,7 @@ namespace Freight.Bench.Tests.Load.Command;
 /// A small minimal-API app on real Kestrel (127.0.0.1:0, HTTP/1.1 or h2c) for <c>freight load</c>'s tests, in
 /// this (the test) process, so a test names it with <c>--server-pid</c> = this process:
 /// <list type="bullet">
-/// <item>GET /payload/{bytes}: the deterministic payload streamed through a pooled buffer (never held whole);
+/// <item>GET and HEAD /payload/{bytes}: the deterministic payload streamed through a pooled buffer (never held whole);
 /// <c>?digest=right|wrong</c> adds a Repr-Digest that is the payload's SHA-256, or not;</item>
 /// <item>GET /memory: <see cref="MemoryBodyBytes"/> from one shared array: the cheapest body to serve;</item>
 /// <item>GET /burst: every third answer a 503 problem;</item>
@@ -35,6 +35,8 @@ internal sealed class LoadTargetServer : IAsyncDisposable
     public const int MemoryBodyBytes = 8 * 1024 * 1024;
 
     private static readonly byte[] MemoryBody = DeterministicPayload.Create(MemoryBodyBytes);
+
+    private static long s_payloadsStarted;
 
     private readonly WebApplication _app;
     private int _burst;
@@ -58,7 +60,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         var app = builder.Build();
         var server = new LoadTargetServer(app);
 
-        app.MapGet("/payload/{bytes:long}", WritePayloadAsync);
+        app.MapMethods("/payload/{bytes:long}", ["GET", "HEAD"], WritePayloadAsync);
         app.MapGet("/memory", () => Results.Bytes(MemoryBody, "application/octet-stream"));
         app.MapGet("/burst", server.Burst);
         app.MapPut("/slow", ReadSlowly);
@@ -78,6 +80,16 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         await _app.DisposeAsync();
     }
 
+    /// <summary>Waits (up to 30 s) until <paramref name="count"/> more /payload responses have begun than when called.</summary>
+    public static async Task WaitForPayloadsAsync(long count)
+    {
+        var target = Interlocked.Read(ref s_payloadsStarted) + count;
+        for (var waited = 0; waited < 3000 && Interlocked.Read(ref s_payloadsStarted) < target; waited++)
+        {
+            await Task.Delay(10);
+        }
+    }
+
     public static string PayloadSha256(long bytes)
     {
         using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
@@ -94,6 +106,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
 
     private static async Task WritePayloadAsync(HttpContext context, long bytes, string? digest)
     {
+        Interlocked.Increment(ref s_payloadsStarted);
         context.Response.ContentType = "application/octet-stream";
         context.Response.ContentLength = bytes;
         if (digest is not null)
@@ -105,6 +118,11 @@ internal sealed class LoadTargetServer : IAsyncDisposable
             }
 
             context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(DigestAlgorithm.Sha256, sha);
+        }
+
+        if (HttpMethods.IsHead(context.Request.Method))
+        {
+            return;
         }
 
         var buffer = ArrayPool<byte>.Shared.Rent(64 * 1024);
