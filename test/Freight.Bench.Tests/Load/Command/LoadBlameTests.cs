@@ -22,9 +22,9 @@ public sealed class LoadBlameTests
     {
         await using var server = await LoadTargetServer.StartAsync();
 
-        // 16 uploads at once, each holding a pool thread for its whole body: more than the pool's threads.
-        var run = await LoadCli.RunAsync(server.Url("/slow").ToString(), "-X", "PUT", "--size", "4MiB", "-c", "16", "-d", "4",
-            "--timeout", "4", "--server-pid", ThisProcess, "--no-progress");
+        // 32 uploads at once, each holding a pool thread for its whole body: far more than the pool injects in 5 s.
+        var run = await LoadCli.RunAsync(server.Url("/slow").ToString(), "-X", "PUT", "--size", "4MiB", "-c", "32", "-d", "5",
+            "--timeout", "5", "--server-pid", ThisProcess, "--no-progress");
 
         var row = run.Row;
         Assert.Equal("eventpipe", row.Blame!.RuntimeCounters);
