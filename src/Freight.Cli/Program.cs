@@ -1,15 +1,17 @@
 using Freight.Bench;
 using Freight.Bench.Client;
+using Freight.Bench.Load.Command;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
-// freight serve | bench | compare | report | put | get — see docs/server.md and docs/bench.md.
+// freight serve | bench | load | compare | report | put | get — see docs/server.md, docs/bench.md and docs/load.md.
 const string Usage = """
     usage: freight <command> [options]
       serve   run the file transfer service and the lab (freight serve --help)
       bench   measure the lab's variants against an embedded server or --target URL (freight bench --help)
+      load    load any URL: verified responses, client and server cost, which side saturated (freight load --help)
       compare show bench result files side by side, crank-style, or scenarios of one run (freight compare --help)
       report  render result files as an HTML page with charts, Markdown tables or CSV (freight report --help)
       put     upload FILE to URL, digest sent and checked: freight put FILE URL (freight put --help)
@@ -62,6 +64,18 @@ switch (args[0])
                 await Console.Error.WriteLineAsync("bench: canceled");
                 return 130;
             }
+        }
+
+    case "load":
+        using (var cancel = new CancellationTokenSource())
+        {
+            // Ctrl+C ends the run early; what was measured until then is still reported.
+            Console.CancelKeyPress += (_, e) =>
+            {
+                e.Cancel = !cancel.IsCancellationRequested;
+                cancel.Cancel();
+            };
+            return await LoadCommand.RunAsync(rest, Console.Out, Console.Error, cancel.Token);
         }
 
     case "compare":

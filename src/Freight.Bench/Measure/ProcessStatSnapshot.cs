@@ -17,6 +17,12 @@ namespace Freight.Bench.Measure;
 /// <param name="Timestamp">When the snapshot was read.</param>
 public sealed record ProcessStatSnapshot(int ProcessId, long StartTimeTicks, double CpuSeconds, long WorkingSetBytes, DateTimeOffset Timestamp)
 {
+    /// <summary>The process's threads (<c>Threads</c> of <c>/proc/PID/status</c>).</summary>
+    public int? Threads { get; init; }
+
+    /// <summary>CPUs the process may run on (<c>Cpus_allowed_list</c>): what "all its cores" means for it.</summary>
+    public int? AllowedCpus { get; init; }
+
     /// <summary>
     /// Clock ticks per second of <c>/proc/PID/stat</c> (<c>sysconf(_SC_CLK_TCK)</c>). The kernel reports these
     /// times in USER_HZ, which is 100 on every architecture .NET runs on (x64, arm64, arm), whatever the
@@ -39,14 +45,18 @@ public sealed record ProcessStatSnapshot(int ProcessId, long StartTimeTicks, dou
         {
             var directory = "/proc/" + processId.ToString(CultureInfo.InvariantCulture);
             var stat = ParseStat(File.ReadAllText(directory + "/stat"));
-            var rss = ReadResidentBytes(directory + "/status");
+            var (rss, threads, cpus) = ReadStatus(directory + "/status");
             if (stat is null || rss is null)
             {
                 return null;
             }
 
             var (startTime, cpuTicks) = stat.Value;
-            return new ProcessStatSnapshot(processId, startTime, cpuTicks / ClockTicksPerSecond, rss.Value, DateTimeOffset.UtcNow);
+            return new ProcessStatSnapshot(processId, startTime, cpuTicks / ClockTicksPerSecond, rss.Value, DateTimeOffset.UtcNow)
+            {
+                Threads = threads,
+                AllowedCpus = cpus,
+            };
         }
         catch (IOException)
         {
@@ -85,25 +95,66 @@ public sealed record ProcessStatSnapshot(int ProcessId, long StartTimeTicks, dou
         return (start, user + system);
     }
 
-    // "VmRSS:    12345 kB"; absent for kernel threads and processes that have exited.
-    private static long? ReadResidentBytes(string path)
+    // "VmRSS:    12345 kB" (absent for kernel threads and processes that have exited), "Threads:  7",
+    // "Cpus_allowed_list:  0-1,4".
+    private static (long? ResidentBytes, int? Threads, int? AllowedCpus) ReadStatus(string path)
     {
+        long? rss = null;
+        int? threads = null;
+        int? cpus = null;
         foreach (var line in File.ReadLines(path))
         {
-            if (!line.StartsWith("VmRSS:", StringComparison.Ordinal))
+            if (line.StartsWith("VmRSS:", StringComparison.Ordinal))
             {
-                continue;
-            }
+                var value = line.AsSpan(6).Trim();
+                if (value.EndsWith("kB", StringComparison.Ordinal))
+                {
+                    value = value[..^2].TrimEnd();
+                }
 
-            var value = line.AsSpan(6).Trim();
-            if (value.EndsWith("kB", StringComparison.Ordinal))
+                rss = long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var kibibytes) ? kibibytes * 1024 : null;
+            }
+            else if (line.StartsWith("Threads:", StringComparison.Ordinal))
             {
-                value = value[..^2].TrimEnd();
+                threads = int.TryParse(line.AsSpan(8).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var count) ? count : null;
             }
-
-            return long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var kibibytes) ? kibibytes * 1024 : null;
+            else if (line.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal))
+            {
+                cpus = CountCpus(line.AsSpan(18).Trim());
+            }
         }
 
-        return null;
+        return (rss, threads, cpus);
+    }
+
+    /// <summary>Counts the CPUs of a list such as <c>0-1,4</c>; null when it is not one.</summary>
+    internal static int? CountCpus(ReadOnlySpan<char> list)
+    {
+        var count = 0;
+        foreach (var range in list.Split(','))
+        {
+            var item = list[range].Trim();
+            var dash = item.IndexOf('-');
+            if (dash < 0)
+            {
+                if (!int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out _))
+                {
+                    return null;
+                }
+
+                count++;
+            }
+            else if (int.TryParse(item[..dash], NumberStyles.None, CultureInfo.InvariantCulture, out var first)
+                && int.TryParse(item[(dash + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var last) && last >= first)
+            {
+                count += last - first + 1;
+            }
+            else
+            {
+                return null;
+            }
+        }
+
+        return count > 0 ? count : null;
     }
 }

@@ -251,6 +251,15 @@ public sealed class ScenarioResult
 
     public SideCost? Client { get; set; }
 
+    /// <summary>
+    /// Load scenarios (<c>freight load</c>): failed requests and bad responses by kind — <c>status</c>,
+    /// <c>digest</c>, <c>length</c>, <c>reset</c>, <c>timeout</c>, <c>error</c> — with zero kinds left out.
+    /// </summary>
+    public Dictionary<string, long>? Failures { get; set; }
+
+    /// <summary><c>freight load</c>: which side saturated, and the figures the verdict came from (docs/load.md, Blame).</summary>
+    public LoadBlame? Blame { get; set; }
+
     public PublishedFigure? Published { get; init; }
 
     /// <summary>
@@ -506,4 +515,25 @@ public sealed record SuiteCheck(string Suite, RatioResult? Control, string Stop,
         Measure.AdaptiveStop.Ceiling => "run-ceiling",
         _ => "off",
     };
+}
+
+/// <summary>
+/// The verdict of <c>freight load</c>'s blame (<c>client-bound</c>, <c>server-bound</c>, <c>neither</c>,
+/// <c>undetermined</c>), its reason, and its inputs: CPU in cores (1 = one whole core) over the run.
+/// </summary>
+public sealed record LoadBlame(
+    string Verdict,
+    string Reason,
+    double ClientCpuCores,
+    double? ServerCpuCores = null,
+    int? ServerAllowedCpus = null,
+    int? ServerProcessId = null,
+    IReadOnlyList<double>? ThreadPoolQueueLengths = null,
+    string? RuntimeCounters = null)
+{
+    /// <summary>The client's resident set at the start, beside <see cref="SideCost.WorkingSetBytesMax"/>: growth shows a body held in memory.</summary>
+    public long? ClientWorkingSetBytesFirst { get; init; }
+
+    /// <summary>The most threads the server's process had in a /proc sample.</summary>
+    public int? ServerThreadsMax { get; init; }
 }

@@ -6,6 +6,26 @@ namespace Freight.Bench.Tests.Measure;
 /// <summary>Reads /proc for a live process (this one) and a process that has exited.</summary>
 public sealed class ProcessStatSnapshotTests
 {
+    [Theory]
+    [InlineData("0-1", 2)]
+    [InlineData("0", 1)]
+    [InlineData("0-3,8,10-11", 7)]
+    [InlineData("", null)]
+    [InlineData("x-1", null)]
+    [InlineData("3-1", null)]
+    public void CountCpus_CpusAllowedList_CpusInIt(string list, int? cpus) =>
+        Assert.Equal(cpus, ProcessStatSnapshot.CountCpus(list));
+
+    [Fact]
+    public void Capture_ThisProcess_ThreadsAndAllowedCpus()
+    {
+        var snapshot = ProcessStatSnapshot.Capture(Environment.ProcessId);
+
+        Assert.NotNull(snapshot);
+        Assert.True(snapshot.Threads >= 1);
+        Assert.Equal(Environment.ProcessorCount, snapshot.AllowedCpus);
+    }
+
     [Fact]
     public void Capture_CurrentProcessAfterSpinning_ReadsCpuTimeAndResidentSet()
     {

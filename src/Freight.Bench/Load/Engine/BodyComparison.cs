@@ -16,7 +16,7 @@ internal struct BodyComparison
 
     /// <summary>Starts comparing the body of a response with <paramref name="statusCode"/>, if the run compares it.</summary>
     public static BodyComparison Start(ResponseExpectation? expectation, int statusCode) =>
-        expectation is not null && expectation.ComparesBodyOf(statusCode)
+        expectation is not null && expectation.Sha256 is null && expectation.ComparesBodyOf(statusCode)
             ? new BodyComparison { _expectation = expectation }
             : default;
 

@@ -16,6 +16,8 @@ internal sealed class LoadCounters
     private long _bodyBytes;
     private long _badResponses;
     private long _bodyMismatches;
+    private long _lengthFailures;
+    private long _lengthMismatches;
     private long _inFlight;
     private int _workers;
     private string? _firstError;
@@ -38,6 +40,10 @@ internal sealed class LoadCounters
 
     public long BodyMismatches => Volatile.Read(ref _bodyMismatches);
 
+    public long LengthFailures => Volatile.Read(ref _lengthFailures);
+
+    public long LengthMismatches => Volatile.Read(ref _lengthMismatches);
+
     public long InFlight => Volatile.Read(ref _inFlight);
 
     public int Workers => Volatile.Read(ref _workers);
@@ -55,6 +61,10 @@ internal sealed class LoadCounters
             {
                 Interlocked.Increment(ref _bodyMismatches);
             }
+            else if (verdict == ResponseVerdict.LengthMismatch)
+            {
+                Interlocked.Increment(ref _lengthMismatches);
+            }
         }
 
         Interlocked.Increment(ref _responses);
@@ -70,6 +80,9 @@ internal sealed class LoadCounters
             case RequestFailure.Timeout:
                 Interlocked.Increment(ref _timeouts);
                 break;
+            case RequestFailure.Length:
+                Interlocked.Increment(ref _lengthFailures);
+                break;
             case RequestFailure.CancelledAtEnd:
                 Interlocked.Increment(ref _cancelledAtEnd);
                 return;
@@ -80,7 +93,17 @@ internal sealed class LoadCounters
 
         if (Volatile.Read(ref _firstError) is null)
         {
-            Interlocked.CompareExchange(ref _firstError, $"{exception.GetType().Name}: {exception.Message}", null);
+            // The innermost exception says what happened ("Connection refused"); its wrapper only where.
+            var inner = exception;
+            while (inner.InnerException is not null)
+            {
+                inner = inner.InnerException;
+            }
+
+            var text = ReferenceEquals(inner, exception)
+                ? $"{exception.GetType().Name}: {exception.Message}"
+                : $"{exception.GetType().Name}: {exception.Message} ({inner.GetType().Name}: {inner.Message})";
+            Interlocked.CompareExchange(ref _firstError, text, null);
         }
     }
 

@@ -61,6 +61,8 @@ public static class LoadEngine
             SocketErrors = counters.SocketErrors,
             Timeouts = counters.Timeouts,
             Errors = counters.Errors,
+            LengthFailures = counters.LengthFailures,
+            LengthMismatches = counters.LengthMismatches,
             Dropped = counters.Dropped,
             CancelledAtEnd = counters.CancelledAtEnd,
             BodyBytes = counters.BodyBytes,

@@ -9,8 +9,33 @@ namespace Freight.Bench.Load.Engine;
 /// </summary>
 public sealed record LoadOptions
 {
-    /// <summary>The full request URI every request GETs.</summary>
+    /// <summary>The full request URI every request is sent to.</summary>
     public required Uri Target { get; init; }
+
+    /// <summary>GET (the default), HEAD, PUT, POST or PATCH.</summary>
+    public HttpMethod Method { get; init; } = HttpMethod.Get;
+
+    /// <summary>
+    /// Header fields every request carries, in order (a Content-Type here replaces the body's). Added without
+    /// validation, as a user typed them; Host, Content-Length and Transfer-Encoding are the client's own.
+    /// </summary>
+    public IReadOnlyList<KeyValuePair<string, string>> Headers { get; init; } = [];
+
+    /// <summary>The request body each request streams (PUT, POST, PATCH); null: none.</summary>
+    public RequestBody? Body { get; init; }
+
+    /// <summary>
+    /// The SHA-256 every compared response body (see <see cref="ExpectedBody"/> for which) must have, hashed
+    /// as it streams in; a body that differs counts in <see cref="LoadResult.BodyMismatches"/>. Null: no hash.
+    /// </summary>
+    public byte[]? ExpectedSha256 { get; init; }
+
+    /// <summary>
+    /// Checks a response's <c>Content-Digest</c>, and on a 200 without content coding its <c>Repr-Digest</c>
+    /// (RFC 9530), against the body as received, when the server sends one with sha-256 or sha-512; a body
+    /// that differs counts in <see cref="LoadResult.BodyMismatches"/>.
+    /// </summary>
+    public bool CheckDigestFields { get; init; }
 
     /// <summary>1.1 (keep-alive, one connection per worker) or 2.0 (one multiplexed connection; h2c over http://).</summary>
     public Version HttpVersion { get; init; } = System.Net.HttpVersion.Version11;
@@ -99,8 +124,11 @@ public sealed record LoadOptions
     {
         LoadTransport.RawHttp11 => true,
         LoadTransport.HttpClient => false,
-        _ => Target.Scheme == Uri.UriSchemeHttp && HttpVersion == System.Net.HttpVersion.Version11,
+        _ => Target.Scheme == Uri.UriSchemeHttp && HttpVersion == System.Net.HttpVersion.Version11 && RawHttp11Suffices,
     };
+
+    /// <summary>The raw transport sends one fixed GET (it compares, hashes and checks digest fields as HttpClient does); other methods and bodies need HttpClient.</summary>
+    private bool RawHttp11Suffices => Method == HttpMethod.Get && Body is null;
 
     /// <summary>The most workers (closed loop) or connections (open loop) the run uses.</summary>
     public int ConnectionLimit => IsRamp ? Math.Max(RampFrom ?? 0, RampTo ?? 0) : Connections;
@@ -127,6 +155,27 @@ public sealed record LoadOptions
             && (Target.Scheme != Uri.UriSchemeHttp || HttpVersion != System.Net.HttpVersion.Version11))
         {
             throw new ArgumentException("The RawHttp11 transport speaks HTTP/1.1 over plain http:// only.", nameof(Transport));
+        }
+
+        if (Transport == LoadTransport.RawHttp11 && !RawHttp11Suffices)
+        {
+            throw new ArgumentException("The RawHttp11 transport sends GETs only.", nameof(Transport));
+        }
+
+        if (Method != HttpMethod.Get && Method != HttpMethod.Head && Method != HttpMethod.Put
+            && Method != HttpMethod.Post && Method != HttpMethod.Patch)
+        {
+            throw new ArgumentException("Method must be GET, HEAD, PUT, POST or PATCH.", nameof(Method));
+        }
+
+        if (Body is not null && (Method == HttpMethod.Get || Method == HttpMethod.Head))
+        {
+            throw new ArgumentException("GET and HEAD requests carry no body.", nameof(Body));
+        }
+
+        if (ExpectedSha256 is not null && (ExpectedSha256.Length != 32 || ExpectedBody is not null))
+        {
+            throw new ArgumentException("ExpectedSha256 is 32 bytes, and not set together with ExpectedBody.", nameof(ExpectedSha256));
         }
 
         if (Duration is null && MaxRequests is null)

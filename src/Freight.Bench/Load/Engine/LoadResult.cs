@@ -3,7 +3,7 @@ namespace Freight.Bench.Load.Engine;
 /// <summary>
 /// What a run did. Every issued request ends in exactly one of: a response (tallied by status code in
 /// <see cref="StatusCodes"/>, 4xx/5xx included), <see cref="SocketErrors"/>, <see cref="Timeouts"/>,
-/// <see cref="Errors"/>, or <see cref="CancelledAtEnd"/> (in flight when the run's duration or the
+/// <see cref="LengthFailures"/>, <see cref="Errors"/>, or <see cref="CancelledAtEnd"/> (in flight when the run's duration or the
 /// caller's cancellation ended it: not a failure, no latency). Open-loop requests never sent because
 /// <see cref="LoadOptions.MaxInFlight"/> were outstanding are <see cref="Dropped"/>.
 /// Latencies are recorded for responses only.
@@ -22,13 +22,22 @@ public sealed record LoadResult
 
     public required IReadOnlyDictionary<int, long> StatusCodes { get; init; }
 
-    /// <summary>Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath).</summary>
+    /// <summary>
+    /// Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath), or
+    /// closed by the server before any response began.
+    /// </summary>
     public required long SocketErrors { get; init; }
 
     public required long Timeouts { get; init; }
 
     /// <summary>Any other failure (protocol errors, a body cut short without a socket error, ...).</summary>
     public required long Errors { get; init; }
+
+    /// <summary>Responses that ended before their Content-Length or last chunk (the server closed early): no response counted.</summary>
+    public long LengthFailures { get; init; }
+
+    /// <summary>Of <see cref="BadResponses"/>, those whose body length differed from their Content-Length.</summary>
+    public long LengthMismatches { get; init; }
 
     public required long Dropped { get; init; }
 
@@ -58,7 +67,7 @@ public sealed record LoadResult
     public double? FirstResponseSeconds { get; init; }
 
     /// <summary>Requests that finished one way or another: responses plus failures.</summary>
-    public long Completed => Responses + SocketErrors + Timeouts + Errors;
+    public long Completed => Responses + SocketErrors + Timeouts + Errors + LengthFailures;
 
     /// <summary><see cref="Responses"/> / <see cref="Elapsed"/>.</summary>
     public required double RequestsPerSecond { get; init; }

@@ -44,7 +44,7 @@ internal sealed class LoadRun : IDisposable
         if (options.UsesRawHttp11)
         {
             _rawEndPoint = RawHttp11Connection.EndPointOf(options.Target);
-            _rawRequest = RawHttp11Connection.BuildRequest(options.Target);
+            _rawRequest = RawHttp11Connection.BuildRequest(options.Target, options.Headers);
             if (options.Mode == LoadMode.OpenLoop)
             {
                 _rawPool = new RawHttp11ConnectionPool(options.ConnectionLimit, _rawEndPoint, _rawRequest, _expectation);
@@ -96,7 +96,7 @@ internal sealed class LoadRun : IDisposable
         _rawRequest is null || _rawPool is not null ? null : new RawHttp11Connection(_rawEndPoint!, _rawRequest, _expectation);
 
     /// <summary>
-    /// Sends one GET, reads the body to its end (comparing it with <see cref="LoadOptions.ExpectedBody"/> as
+    /// Sends one request (streaming its body, if any), reads the response body to its end (comparing it with <see cref="LoadOptions.ExpectedBody"/> as
     /// it arrives, when set) and records the outcome. Latency runs from
     /// <paramref name="scheduledTimestamp"/> (the open loop's schedule, or the send time in a closed loop)
     /// to the last body byte. Never throws. Raw transport: on <paramref name="connection"/>, or (open loop)
@@ -108,6 +108,7 @@ internal sealed class LoadRun : IDisposable
         var token = request.Token;
         request.CancelAfter(Options.RequestTimeout);
         RawHttp11Connection? rented = null;
+        var responseStarted = false;
         try
         {
             if (_rawRequest is not null)
@@ -117,35 +118,44 @@ internal sealed class LoadRun : IDisposable
                     connection = rented = await _rawPool!.RentAsync(token);
                 }
 
+                responseStarted = true;
                 var (statusCode, bodyBytes, bodyMatches) = await connection.SendAsync(token);
                 Record(scheduledTimestamp, statusCode, bodyBytes, bodyMatches);
                 return;
             }
 
-            using var message = new HttpRequestMessage(HttpMethod.Get, _target)
+            using var message = new HttpRequestMessage(Options.Method, _target)
             {
                 Version = _version,
                 VersionPolicy = HttpVersionPolicy.RequestVersionExact,
+                Content = Options.Body?.CreateContent(),
             };
+            AddHeaders(message);
             using var response = await _client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, token);
+            responseStarted = true;
             using var body = await response.Content.ReadAsStreamAsync(token);
             var status = (int)response.StatusCode;
             var comparison = BodyComparison.Start(_expectation, status);
+            using var digests = ResponseDigests.Start(_expectation, status, response);
             long bytes = 0;
             int read;
             while ((read = await body.ReadAsync(buffer, token)) > 0)
             {
                 comparison.Add(buffer.AsSpan(0, read));
+                digests?.Add(buffer.AsSpan(0, read));
                 bytes += read;
             }
 
-            Record(scheduledTimestamp, status, bytes, comparison.Matches);
+            // HttpClient throws on a body short of its Content-Length; one that ran past it is caught here.
+            var lengthMatches = Options.Method == HttpMethod.Head || status is 204 or 304
+                || response.Content.Headers.ContentLength is not { } declared || declared == bytes;
+            Record(scheduledTimestamp, status, bytes, comparison.Matches && (digests?.Matches() ?? true), lengthMatches);
         }
 #pragma warning disable CA1031 // Every failure is an outcome to count, never a reason to stop the run.
         catch (Exception exception)
 #pragma warning restore CA1031
         {
-            var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested);
+            var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested, responseStarted);
             Counters.AddFailure(failure, exception);
             if (failure != RequestFailure.CancelledAtEnd)
             {
@@ -174,11 +184,12 @@ internal sealed class LoadRun : IDisposable
     /// (as wrk and crank do): its latency is real, <see cref="LoadResult.Latency"/> keeps one value per
     /// response, and a run with bad responses is unverified, so its figures are not reported as a result.
     /// </summary>
-    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, bool bodyMatches)
+    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, bool bodyMatches, bool lengthMatches = true)
     {
         var end = Stopwatch.GetTimestamp();
         var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
-        var verdict = _expectation?.Judge(statusCode, bodyMatches) ?? ResponseVerdict.Good;
+        var verdict = _expectation?.Judge(statusCode, bodyMatches, lengthMatches)
+            ?? (lengthMatches ? ResponseVerdict.Good : ResponseVerdict.LengthMismatch);
         Counters.AddResponse(statusCode, bodyBytes, verdict);
         if (Volatile.Read(ref _firstLatency) < 0)
         {
@@ -187,6 +198,33 @@ internal sealed class LoadRun : IDisposable
 
         Histogram.Record(latency);
         Series.RecordResponse(SecondOf(end), latency);
+    }
+
+    /// <summary>
+    /// The run's header fields on one request: content fields (Content-Type, …) on its content, the rest on the
+    /// request; a Content-Type given replaces the body's own.
+    /// </summary>
+    private void AddHeaders(HttpRequestMessage message)
+    {
+        if (message.Content is { } content && Options.Body is { } requestBody)
+        {
+            content.Headers.TryAddWithoutValidation("Content-Type", requestBody.ContentType);
+        }
+
+        var headers = Options.Headers;
+        for (var i = 0; i < headers.Count; i++)
+        {
+            var (name, value) = headers[i];
+            if (message.Content is { } withContent && name.StartsWith("Content-", StringComparison.OrdinalIgnoreCase))
+            {
+                withContent.Headers.Remove(name);
+                withContent.Headers.TryAddWithoutValidation(name, value);
+            }
+            else
+            {
+                message.Headers.TryAddWithoutValidation(name, value);
+            }
+        }
     }
 
     private static SocketsHttpHandler CreateHandler(LoadOptions options)

@@ -11,5 +11,5 @@ public readonly record struct LoadTotals(long Responses, long BadResponses, long
 
     internal static LoadTotals Of(LoadCounters? counters) => counters is null
         ? default
-        : new(counters.Responses, counters.BadResponses, counters.SocketErrors + counters.Timeouts + counters.Errors, counters.BodyBytes);
+        : new(counters.Responses, counters.BadResponses, counters.SocketErrors + counters.Timeouts + counters.Errors + counters.LengthFailures, counters.BodyBytes);
 }

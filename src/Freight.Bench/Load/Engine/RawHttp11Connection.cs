@@ -44,6 +44,9 @@ internal sealed class RawHttp11Connection : IDisposable
     // The current response body's comparison with _expectation (default: none).
     private BodyComparison _comparison;
 
+    // The current response body's hashes (an expected SHA-256, the server's digest fields); null when none are needed.
+    private ResponseDigests? _digests;
+
     public RawHttp11Connection(EndPoint endPoint, ReadOnlyMemory<byte> request, ResponseExpectation? expectation = null)
     {
         _endPoint = endPoint;
@@ -51,9 +54,25 @@ internal sealed class RawHttp11Connection : IDisposable
         _expectation = expectation;
     }
 
-    /// <summary>The GET every request sends, built once: <c>GET {path} HTTP/1.1</c> and <c>Host</c> (RFC 9112 §3, §3.2).</summary>
-    public static byte[] BuildRequest(Uri target) =>
-        Encoding.ASCII.GetBytes($"GET {target.PathAndQuery} HTTP/1.1\r\nHost: {target.Authority}\r\n\r\n");
+    /// <summary>
+    /// The GET every request sends, built once: <c>GET {path} HTTP/1.1</c>, <c>Host</c> (RFC 9112 §3, §3.2; a
+    /// Host among <paramref name="headers"/> replaces it) and the run's other header fields, as given.
+    /// </summary>
+    public static byte[] BuildRequest(Uri target, IReadOnlyList<KeyValuePair<string, string>>? headers = null)
+    {
+        var request = new StringBuilder($"GET {target.PathAndQuery} HTTP/1.1\r\n");
+        if (headers?.Any(h => h.Key.Equals("Host", StringComparison.OrdinalIgnoreCase)) != true)
+        {
+            request.Append($"Host: {target.Authority}\r\n");
+        }
+
+        foreach (var (name, value) in headers ?? [])
+        {
+            request.Append($"{name}: {value}\r\n");
+        }
+
+        return Encoding.Latin1.GetBytes(request.Append("\r\n").ToString());
+    }
 
     /// <summary>Where <paramref name="target"/>'s connections go: its IP literal, or its name resolved at connect time.</summary>
     public static EndPoint EndPointOf(Uri target) =>
@@ -66,7 +85,7 @@ internal sealed class RawHttp11Connection : IDisposable
     /// decoded data) and whether the body matched the expectation (true when not compared). A reused
     /// connection that the server closed while idle (no byte of a response came back) is reopened and the
     /// request sent again, once. Throws <see cref="SocketException"/>
-    /// (refused, reset), <see cref="IOException"/> (closed mid-response), <see cref="InvalidDataException"/>
+    /// (refused, reset), <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -157,7 +176,7 @@ internal sealed class RawHttp11Connection : IDisposable
                 }
             }
 
-            var head = ParseHead(_buffer.AsSpan(_start, headLength));
+            var head = ParseHead(_buffer.AsSpan(_start, headLength), _expectation?.ChecksDigestFields == true);
             _start += headLength + 4;
 
             // RFC 9110 §15.2: interim 1xx responses precede the final one (101 would switch protocols; GET never asks).
@@ -168,6 +187,8 @@ internal sealed class RawHttp11Connection : IDisposable
 
             long bodyBytes;
             _comparison = BodyComparison.Start(_expectation, head.StatusCode);
+            _digests?.Dispose();
+            _digests = ResponseDigests.Start(_expectation, head.StatusCode, head.ContentDigest, head.ReprDigest, head.ContentEncoded);
 
             // RFC 9112 §6.3: 204 and 304 have no body; chunked wins over Content-Length; neither means "until close".
             if (head.StatusCode is 204 or 304)
@@ -195,7 +216,10 @@ internal sealed class RawHttp11Connection : IDisposable
                 Close();
             }
 
-            return (head.StatusCode, bodyBytes, _comparison.Matches);
+            var matches = _comparison.Matches && (_digests?.Matches() ?? true);
+            _digests?.Dispose();
+            _digests = null;
+            return (head.StatusCode, bodyBytes, matches);
         }
     }
 
@@ -261,7 +285,7 @@ internal sealed class RawHttp11Connection : IDisposable
         while (true)
         {
             var take = (int)Math.Min(_end - _start, remaining);
-            _comparison.Add(_buffer.AsSpan(_start, take));
+            Consume(_buffer.AsSpan(_start, take));
             _start += take;
             remaining -= take;
             if (remaining == 0)
@@ -276,12 +300,12 @@ internal sealed class RawHttp11Connection : IDisposable
     private async ValueTask<long> ReadToEndAsync(CancellationToken token)
     {
         long total = _end - _start;
-        _comparison.Add(_buffer.AsSpan(_start, _end - _start));
+        Consume(_buffer.AsSpan(_start, _end - _start));
         _start = _end;
         while (await FillAsync(growable: false, token))
         {
             total += _end - _start;
-            _comparison.Add(_buffer.AsSpan(_start, _end - _start));
+            Consume(_buffer.AsSpan(_start, _end - _start));
             _start = _end;
         }
 
@@ -292,7 +316,7 @@ internal sealed class RawHttp11Connection : IDisposable
     {
         if (!await FillAsync(growable: true, token))
         {
-            throw new IOException("The server closed the connection in the middle of a response.");
+            throw new HttpIOException(HttpRequestError.ResponseEnded, "The server closed the connection in the middle of a response.");
         }
     }
 
@@ -334,15 +358,23 @@ internal sealed class RawHttp11Connection : IDisposable
         return read > 0;
     }
 
+    private void Consume(ReadOnlySpan<byte> body)
+    {
+        _comparison.Add(body);
+        _digests?.Add(body);
+    }
+
     private void Close()
     {
+        _digests?.Dispose();
+        _digests = null;
         _socket?.Dispose();
         _socket = null;
         _start = _end = 0;
     }
 
     /// <summary>RFC 9112 §4 status line, then §5 fields: only the ones that frame the message or end the connection.</summary>
-    private static ResponseHead ParseHead(ReadOnlySpan<byte> head)
+    private static ResponseHead ParseHead(ReadOnlySpan<byte> head, bool digestFields)
     {
         var lineEnd = head.IndexOf("\r\n"u8);
         var statusLine = lineEnd < 0 ? head : head[..lineEnd];
@@ -391,6 +423,18 @@ internal sealed class RawHttp11Connection : IDisposable
             {
                 ApplyConnectionOptions(value, ref result);
             }
+            else if (digestFields && Ascii.EqualsIgnoreCase(name, "Content-Digest"u8))
+            {
+                result.ContentDigest = Encoding.Latin1.GetString(value);
+            }
+            else if (digestFields && Ascii.EqualsIgnoreCase(name, "Repr-Digest"u8))
+            {
+                result.ReprDigest = Encoding.Latin1.GetString(value);
+            }
+            else if (digestFields && Ascii.EqualsIgnoreCase(name, "Content-Encoding"u8))
+            {
+                result.ContentEncoded = !value.IsEmpty;
+            }
         }
 
         return result;
@@ -437,5 +481,8 @@ internal sealed class RawHttp11Connection : IDisposable
         public long ContentLength;
         public bool Chunked;
         public bool KeepAlive;
+        public string? ContentDigest;
+        public string? ReprDigest;
+        public bool ContentEncoded;
     }
 }

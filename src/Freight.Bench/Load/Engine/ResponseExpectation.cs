@@ -13,21 +13,29 @@ internal sealed class ResponseExpectation
     private readonly ReadOnlyMemory<byte> _body;
     private readonly bool _hasBody;
 
-    private ResponseExpectation(int? statusCode, ReadOnlyMemory<byte>? body)
+    private ResponseExpectation(int? statusCode, ReadOnlyMemory<byte>? body, byte[]? sha256, bool digestFields)
     {
         _statusCode = statusCode;
-        _hasBody = body is not null;
+        _hasBody = body is not null || sha256 is not null;
         _body = body ?? ReadOnlyMemory<byte>.Empty;
+        Sha256 = sha256;
+        ChecksDigestFields = digestFields;
     }
+
+    /// <summary>The SHA-256 compared bodies must hash to (<see cref="LoadOptions.ExpectedSha256"/>); null: their bytes are compared, if anything.</summary>
+    public byte[]? Sha256 { get; }
+
+    /// <summary>Whether responses' Content-Digest and Repr-Digest fields are checked (<see cref="LoadOptions.CheckDigestFields"/>).</summary>
+    public bool ChecksDigestFields { get; }
 
     /// <summary>The expected body's length.</summary>
     public long BodyLength => _body.Length;
 
     /// <summary>Null when the run expects nothing: no check at all on the hot path.</summary>
     public static ResponseExpectation? From(LoadOptions options) =>
-        options.ExpectedStatusCode is null && options.ExpectedBody is null
+        options.ExpectedStatusCode is null && options.ExpectedBody is null && options.ExpectedSha256 is null && !options.CheckDigestFields
             ? null
-            : new ResponseExpectation(options.ExpectedStatusCode, options.ExpectedBody);
+            : new ResponseExpectation(options.ExpectedStatusCode, options.ExpectedBody, options.ExpectedSha256, options.CheckDigestFields);
 
     /// <summary>Whether a response with <paramref name="statusCode"/> has its body compared: the expected status, or any 2xx when none is set.</summary>
     public bool ComparesBodyOf(int statusCode) =>
@@ -45,8 +53,9 @@ internal sealed class ResponseExpectation
     /// The verdict on a complete response; <paramref name="bodyMatches"/> is what the comparison found (true
     /// when the body was not compared).
     /// </summary>
-    public ResponseVerdict Judge(int statusCode, bool bodyMatches) =>
+    public ResponseVerdict Judge(int statusCode, bool bodyMatches, bool lengthMatches = true) =>
         _statusCode is { } expected && statusCode != expected ? ResponseVerdict.UnexpectedStatus
+            : !lengthMatches ? ResponseVerdict.LengthMismatch
             : bodyMatches ? ResponseVerdict.Good
             : ResponseVerdict.BodyMismatch;
 }

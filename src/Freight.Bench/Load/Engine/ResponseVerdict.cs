@@ -10,4 +10,7 @@ internal enum ResponseVerdict
 
     /// <summary>Its body differs from <see cref="LoadOptions.ExpectedBody"/> in a byte or in length.</summary>
     BodyMismatch,
+
+    /// <summary>Its body's length differs from its Content-Length (a body that ran past it; a short one is a <see cref="RequestFailure.Length"/>).</summary>
+    LengthMismatch,
 }

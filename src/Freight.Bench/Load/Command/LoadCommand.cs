@@ -1,0 +1,479 @@
+using System.CommandLine;
+using CliCommand = System.CommandLine.Command;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using System.Net;
+using System.Net.Security;
+using System.Security.Cryptography;
+using Freight.Bench.Load.Bodies;
+using Freight.Bench.Load.Engine;
+
+namespace Freight.Bench.Load.Command;
+
+/// <summary>
+/// <c>freight load URL</c>: load any HTTP endpoint, verify what comes back, and say which side saturated
+/// (docs/load.md). Defined with System.CommandLine: one definition per option gives the help, the
+/// validation and its messages; usage errors exit 2, a run with failures 1.
+/// </summary>
+public static class LoadCommand
+{
+    public const int UsageError = 2;
+
+    private static readonly string[] Methods = ["GET", "HEAD", "PUT", "POST", "PATCH"];
+
+    private static readonly Argument<Uri> Url = new("URL")
+    {
+        Description = "The http:// or https:// URL every request goes to.",
+        CustomParser = result => Uri.TryCreate(result.Tokens[0].Value, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
+            ? uri
+            : Fail<Uri>(result, $"'{result.Tokens[0].Value}' is not an absolute http:// or https:// URL."),
+    };
+
+    private static readonly Option<string> Method = new("--method", "-X")
+    {
+        Description = "GET, HEAD, PUT, POST or PATCH.",
+        DefaultValueFactory = _ => "GET",
+        CustomParser = result => Methods.Contains(result.Tokens[0].Value.ToUpperInvariant())
+            ? result.Tokens[0].Value.ToUpperInvariant()
+            : Fail<string>(result, $"-X {result.Tokens[0].Value}: the method is one of {string.Join(", ", Methods)}."),
+    };
+
+    private static readonly Option<long?> Size = new("--size")
+    {
+        Description = "Request body: the first N bytes of the deterministic payload (N may end in KiB, MiB or GiB).",
+        HelpName = "N",
+        CustomParser = result => ParseSize(result),
+    };
+
+    private static readonly Option<FileInfo?> BodyFile = new("--file")
+    {
+        Description = "Request body: this file's bytes, read anew for every request.",
+        HelpName = "PATH",
+    };
+
+    private static readonly Option<bool> Multipart = new("--multipart")
+    {
+        Description = "Send the body as the one file part of a multipart/form-data form.",
+    };
+
+    private static readonly Option<string> Field = new("--field")
+    {
+        Description = "--multipart: the form field's name.",
+        DefaultValueFactory = _ => "file",
+    };
+
+    private static readonly Option<string?> FileName = new("--filename")
+    {
+        Description = "--multipart: the part's file name (default: the --file's name, or payload.bin).",
+    };
+
+    private static readonly Option<string[]> Headers = new("--header", "-H")
+    {
+        Description = "A header field \"Name: value\" on every request; repeatable.",
+        HelpName = "\"Name: value\"",
+        AllowMultipleArgumentsPerToken = false,
+    };
+
+    private static readonly Option<int> Connections = new("--connections", "-c")
+    {
+        Description = "Connections (closed loop: each sends its next request when the last ends; open loop: the most opened).",
+        DefaultValueFactory = _ => 8,
+    };
+
+    private static readonly Option<double?> Duration = new("--duration", "-d")
+    {
+        Description = "Seconds to run (default 10 unless --requests is given).",
+        HelpName = "SECONDS",
+    };
+
+    private static readonly Option<long?> Requests = new("--requests", "-n")
+    {
+        Description = "Send exactly this many requests, then stop (with --duration, the first reached).",
+    };
+
+    private static readonly Option<double?> Rate = new("--rate", "-R")
+    {
+        Description = "Open loop: R requests a second on schedule, latency counted from each one's due time (as wrk2: no coordinated omission).",
+    };
+
+    private static readonly Option<string> Http = new("--http")
+    {
+        Description = "Protocol: 1.1 or 2 (over http://, HTTP/2 with prior knowledge).",
+        DefaultValueFactory = _ => "1.1",
+    };
+
+    private static readonly Option<string?> Pin = new("--pin-sha256", "--certificate-sha256")
+    {
+        Description = "https://: trust exactly the server certificate with this SHA-256 (64 hex digits; freight serve prints it).",
+        HelpName = "HEX",
+    };
+
+    private static readonly Option<bool> Insecure = new("--insecure", "-k")
+    {
+        Description = "https://: accept any server certificate.",
+    };
+
+    private static readonly Option<int?> ExpectStatus = new("--expect-status")
+    {
+        Description = "The status every response must have (default: any; bodies are then checked on 2xx).",
+    };
+
+    private static readonly Option<string?> ExpectSha256 = new("--expect-sha256")
+    {
+        Description = "The SHA-256 (hex) every checked response body must have, hashed as it streams in.",
+        HelpName = "HEX",
+    };
+
+    private static readonly Option<FileInfo?> ExpectBody = new("--expect-body")
+    {
+        Description = "Every checked response body must be this file's bytes (compared by SHA-256, hashed as they stream).",
+        HelpName = "FILE",
+    };
+
+    private static readonly Option<double> Timeout = new("--timeout")
+    {
+        Description = "Seconds a request may take, body included, before it counts as a timeout.",
+        DefaultValueFactory = _ => 30,
+    };
+
+    private static readonly Option<int?> ServerPid = new("--server-pid")
+    {
+        Description = "Sample this server process (CPU, RSS, threads; runtime counters when it is .NET) to say which side saturated.",
+        HelpName = "PID",
+    };
+
+    private static readonly Option<string?> ServerProcess = new("--server-process")
+    {
+        Description = "As --server-pid, for the one process of this name (e.g. nginx, or App for dotnet App.dll).",
+        HelpName = "NAME",
+    };
+
+    private static readonly Option<FileInfo?> Json = new("--json") { Description = "Write the result JSON (scenario load/<method>) here.", HelpName = "FILE" };
+
+    private static readonly Option<FileInfo?> Markdown = new("--markdown") { Description = "Write the result as Markdown tables here.", HelpName = "FILE" };
+
+    private static readonly Option<DirectoryInfo?> Csv = new("--csv") { Description = "Write the result's CSV tables (per-second series included) into this directory.", HelpName = "DIR" };
+
+    private static readonly Option<FileInfo?> Html = new("--html") { Description = "Write the HTML report here.", HelpName = "FILE" };
+
+    private static readonly Option<bool> NoProgress = new("--no-progress") { Description = "No live progress line." };
+
+    /// <summary>The command's definition; <see cref="RunAsync"/> parses and runs it.</summary>
+    public static CliCommand Create(TextWriter output, TextWriter error)
+    {
+        var command = new CliCommand("load", "Load any HTTP endpoint with large or small payloads, verify every response, and say which side saturated.")
+        {
+            Url, Method, Size, BodyFile, Multipart, Field, FileName, Headers, Connections, Duration, Requests, Rate, Http,
+            Pin, Insecure, ExpectStatus, ExpectSha256, ExpectBody, Timeout, ServerPid, ServerProcess, Json, Markdown, Csv, Html, NoProgress,
+        };
+        command.Validators.Add(Validate);
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var settings = Bind(parse, out var problem);
+            if (settings is null)
+            {
+                await error.WriteLineAsync($"error: {problem}");
+                return UsageError;
+            }
+
+            return await LoadSession.RunAsync(settings, output, error, cancellationToken);
+        });
+        return command;
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight load</c>) and runs; 0 all verified, 1 failures, 2 usage error.</summary>
+    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    {
+        // A plain root named as users type it, so --help reads "freight load" (a RootCommand takes the executable's name).
+        var root = new CliCommand("freight") { Create(output, error) };
+        var parse = root.Parse(["load", .. args]);
+        if (parse.Errors.Count > 0)
+        {
+            foreach (var problem in parse.Errors)
+            {
+                await error.WriteLineAsync($"error: {problem.Message}");
+            }
+
+            await error.WriteLineAsync("usage: freight load URL [options] (freight load --help)");
+            return UsageError;
+        }
+
+        return await parse.InvokeAsync(new InvocationConfiguration { Output = output, Error = error }, cancellationToken);
+    }
+
+    private static void Validate(CommandResult result)
+    {
+        string? Problem()
+        {
+            // Options left out are not in the result yet (their defaults apply later): only given values are checked.
+            var method = result.GetResult(Method) is null ? "GET" : result.GetValue(Method) ?? "GET";
+            var hasBody = result.GetValue(Size) is not null || result.GetValue(BodyFile) is not null;
+            var https = result.GetValue(Url)?.Scheme == Uri.UriSchemeHttps;
+            if (result.GetValue(Size) is not null && result.GetValue(BodyFile) is not null)
+            {
+                return "--size and --file both give the body: choose one.";
+            }
+
+            if (hasBody && method is "GET" or "HEAD")
+            {
+                return $"{method} requests carry no body: use -X PUT, POST or PATCH with --size or --file.";
+            }
+
+            if (result.GetValue(Multipart) && !hasBody)
+            {
+                return "--multipart wraps a body: give --size or --file.";
+            }
+
+            if (result.GetValue(BodyFile) is { Exists: false } missing)
+            {
+                return $"--file {missing.FullName}: no such file.";
+            }
+
+            if (result.GetValue(ExpectBody) is { Exists: false } absent)
+            {
+                return $"--expect-body {absent.FullName}: no such file.";
+            }
+
+            if (result.GetValue(ExpectBody) is not null && result.GetValue(ExpectSha256) is not null)
+            {
+                return "--expect-body and --expect-sha256 both give the expected body: choose one.";
+            }
+
+            if (result.GetValue(ExpectSha256) is { } hex && !IsSha256Hex(hex))
+            {
+                return "--expect-sha256 needs the 64 hex digits of a SHA-256.";
+            }
+
+            if (result.GetValue(Pin) is { } pin && !IsSha256Hex(pin))
+            {
+                return "--pin-sha256 needs the 64 hex digits of a SHA-256.";
+            }
+
+            if ((result.GetValue(Pin) is not null || result.GetValue(Insecure)) && !https)
+            {
+                return "--pin-sha256 and --insecure are for https:// URLs.";
+            }
+
+            if (result.GetValue(Pin) is not null && result.GetValue(Insecure))
+            {
+                return "--pin-sha256 and --insecure contradict each other: choose one.";
+            }
+
+            if (result.GetResult(Http) is not null && result.GetValue(Http) is not ("1.1" or "2"))
+            {
+                return "--http is 1.1 or 2.";
+            }
+
+            if (result.GetResult(Connections) is not null && result.GetValue(Connections) < 1)
+            {
+                return "--connections must be at least 1.";
+            }
+
+            if (result.GetValue(Duration) is { } seconds && !(seconds > 0 && double.IsFinite(seconds)))
+            {
+                return "--duration must be a positive number of seconds.";
+            }
+
+            if (result.GetValue(Requests) is < 1)
+            {
+                return "--requests must be at least 1.";
+            }
+
+            if (result.GetValue(Rate) is { } rate && !(rate > 0 && double.IsFinite(rate)))
+            {
+                return "--rate must be a positive number of requests a second.";
+            }
+
+            if (result.GetResult(Timeout) is not null && !(result.GetValue(Timeout) > 0))
+            {
+                return "--timeout must be a positive number of seconds.";
+            }
+
+            if (result.GetValue(ExpectStatus) is { } status && status is < 200 or > 999)
+            {
+                return "--expect-status must be a final status code (200–999).";
+            }
+
+            if (result.GetValue(ServerPid) is not null && result.GetValue(ServerProcess) is not null)
+            {
+                return "--server-pid and --server-process both name the server: choose one.";
+            }
+
+            foreach (var header in result.GetValue(Headers) ?? [])
+            {
+                if (ParseHeader(header) is null)
+                {
+                    return $"-H \"{header}\": a header is \"Name: value\" with a token for a name.";
+                }
+            }
+
+            return null;
+        }
+
+        try
+        {
+            if (Problem() is { } problem)
+            {
+                result.AddError(problem);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // A value that failed its own parse (its error is already reported) cannot be read: nothing more to say.
+        }
+    }
+
+    /// <summary>Builds the settings from a parse that passed validation; null and the problem for what only running can find (a server name, a file).</summary>
+    private static LoadSettings? Bind(ParseResult parse, out string? problem)
+    {
+        problem = null;
+        var url = parse.GetValue(Url)!;
+        var method = new HttpMethod(parse.GetValue(Method) ?? "GET");
+
+        RequestBody? body = null;
+        var source = "none";
+        if (parse.GetValue(Size) is { } size)
+        {
+            body = new PayloadBody(size);
+            source = "payload";
+        }
+        else if (parse.GetValue(BodyFile) is { } file)
+        {
+            body = new FileBody(file.FullName);
+            source = "file";
+        }
+
+        if (body is not null && parse.GetValue(Multipart))
+        {
+            body = new MultipartBody(body, parse.GetValue(Field) ?? "file", parse.GetValue(FileName) ?? parse.GetValue(BodyFile)?.Name ?? "payload.bin");
+        }
+
+        byte[]? sha256 = parse.GetValue(ExpectSha256) is { } hex ? Convert.FromHexString(hex) : null;
+        if (parse.GetValue(ExpectBody) is { } expected)
+        {
+            // Hashed once, streaming: the expected body is never held whole in memory either.
+            using var stream = Client.FileHasher.OpenSequential(expected.FullName);
+            sha256 = SHA256.HashData(stream);
+        }
+
+        var serverPid = parse.GetValue(ServerPid);
+        if (parse.GetValue(ServerProcess) is { } name)
+        {
+            var found = ServerProcessFinder.Find(name);
+            if (found.Count != 1)
+            {
+                problem = found.Count == 0
+                    ? $"--server-process {name}: no such process."
+                    : $"--server-process {name}: {found.Count} processes ({string.Join(", ", found)}); name one with --server-pid.";
+                return null;
+            }
+
+            serverPid = found[0];
+        }
+
+        if (serverPid is { } pid && !Blame.ProcessWatch.CanRead(pid))
+        {
+            problem = $"--server-pid {pid}: no such process, or its /proc entry cannot be read.";
+            return null;
+        }
+
+        var headers = new List<KeyValuePair<string, string>>();
+        foreach (var header in parse.GetValue(Headers) ?? [])
+        {
+            headers.Add(ParseHeader(header)!.Value);
+        }
+
+        var duration = parse.GetValue(Duration);
+        var requests = parse.GetValue(Requests);
+        var pin = parse.GetValue(Pin)?.Replace(":", "", StringComparison.Ordinal).ToUpperInvariant();
+        var insecure = parse.GetValue(Insecure);
+        var engine = new LoadOptions
+        {
+            Target = url,
+            Method = method,
+            Headers = headers,
+            Body = body,
+            HttpVersion = parse.GetValue(Http) == "2" ? HttpVersion.Version20 : HttpVersion.Version11,
+            Connections = parse.GetValue(Connections),
+            RatePerSecond = parse.GetValue(Rate),
+            Duration = duration is { } d ? TimeSpan.FromSeconds(d) : requests is null ? TimeSpan.FromSeconds(10) : null,
+            MaxRequests = requests,
+            RequestTimeout = TimeSpan.FromSeconds(parse.GetValue(Timeout)),
+            ExpectedStatusCode = parse.GetValue(ExpectStatus),
+            ExpectedSha256 = sha256,
+            CheckDigestFields = true,
+            ConfigureHandler = pin is null && !insecure ? null : handler => handler.SslOptions = new SslClientAuthenticationOptions
+            {
+                RemoteCertificateValidationCallback = (_, certificate, _, _) =>
+                    insecure || (certificate is not null && Convert.ToHexString(certificate.GetCertHash(HashAlgorithmName.SHA256)) == pin),
+            },
+        };
+
+        return new LoadSettings
+        {
+            Engine = engine,
+            BodySource = source,
+            Multipart = parse.GetValue(Multipart),
+            ServerProcessId = serverPid,
+            JsonPath = parse.GetValue(Json)?.FullName,
+            MarkdownPath = parse.GetValue(Markdown)?.FullName,
+            CsvDirectory = parse.GetValue(Csv)?.FullName,
+            HtmlPath = parse.GetValue(Html)?.FullName,
+            Progress = !parse.GetValue(NoProgress),
+        };
+    }
+
+    /// <summary>"Name: value" with an RFC 9110 §5.6.2 token for a name; null when it is not one.</summary>
+    internal static KeyValuePair<string, string>? ParseHeader(string text)
+    {
+        var colon = text.IndexOf(':', StringComparison.Ordinal);
+        if (colon <= 0)
+        {
+            return null;
+        }
+
+        var name = text[..colon];
+        foreach (var c in name)
+        {
+            if (!(char.IsAsciiLetterOrDigit(c) || "!#$%&'*+-.^_`|~".Contains(c, StringComparison.Ordinal)))
+            {
+                return null;
+            }
+        }
+
+        var value = text[(colon + 1)..].Trim(' ', '\t');
+        return value.Contains('\r', StringComparison.Ordinal) || value.Contains('\n', StringComparison.Ordinal) ? null : new(name, value);
+    }
+
+    private static bool IsSha256Hex(string text)
+    {
+        var hex = text.Replace(":", "", StringComparison.Ordinal);
+        return hex.Length == 64 && hex.All(char.IsAsciiHexDigit);
+    }
+
+    /// <summary>Bytes, or a number ending in KiB, MiB or GiB (binary units, as the rest of the bench prints them).</summary>
+    private static long? ParseSize(ArgumentResult result)
+    {
+        var text = result.Tokens[0].Value.Trim();
+        long unit = 1;
+        foreach (var (suffix, bytes) in new[] { ("GiB", 1L << 30), ("MiB", 1L << 20), ("KiB", 1L << 10) })
+        {
+            if (text.EndsWith(suffix, StringComparison.OrdinalIgnoreCase))
+            {
+                unit = bytes;
+                text = text[..^suffix.Length].TrimEnd();
+                break;
+            }
+        }
+
+        return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var count) && count <= long.MaxValue / unit
+            ? count * unit
+            : Fail<long?>(result, $"--size {result.Tokens[0].Value}: a size is bytes, or a whole number of KiB, MiB or GiB.");
+    }
+
+    private static T Fail<T>(ArgumentResult result, string message)
+    {
+        result.AddError(message);
+        return default!;
+    }
+}

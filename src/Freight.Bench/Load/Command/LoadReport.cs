@@ -1,0 +1,339 @@
+using System.Globalization;
+using Freight.Bench.Load.Blame;
+using Freight.Bench.Load.Engine;
+using Freight.Bench.Measure;
+using Freight.Bench.Reports;
+using Freight.Metrics;
+
+namespace Freight.Bench.Load.Command;
+
+/// <summary>
+/// Turns one <c>freight load</c> run into the bench's result model (one row, scenario <c>load/&lt;method&gt;</c>),
+/// so <c>freight compare</c> and <c>freight report</c> read it like any bench result, and prints its summary.
+/// </summary>
+public static class LoadReport
+{
+    private const double GiB = 1024.0 * 1024 * 1024;
+    private const double MiB = 1024.0 * 1024;
+
+    public static BenchReport Build(LoadSettings settings, LoadResult result, LoadMeasurements measured)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(measured);
+        var options = settings.Engine;
+        var seconds = Math.Max(result.Elapsed.TotalSeconds, 1e-9);
+
+        // Bytes moved: response bodies read plus the request bodies of the requests that were answered.
+        var uploaded = (options.Body?.Length ?? 0) * result.Responses;
+        var bytes = result.BodyBytes + uploaded;
+        var failures = FailuresByKind(result);
+        var verified = result.Responses > 0 && failures.Count == 0;
+
+        var row = new ScenarioResult
+        {
+            Scenario = "load/" + options.Method.Method.ToLowerInvariant(),
+            Suite = "load",
+            Parameters = Parameters(settings),
+            Runs = 1,
+            Transfers = (int)Math.Min(int.MaxValue, result.Responses),
+            Verified = verified,
+            Error = verified ? null : Describe(result, failures),
+            BytesPerSecond = Summary.OfRuns([bytes / seconds]),
+            RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]),
+            StatusCodes = result.StatusCodes.ToDictionary(pair => pair.Key.ToString(CultureInfo.InvariantCulture), pair => pair.Value),
+            SocketErrors = result.SocketErrors,
+            Timeouts = result.Timeouts,
+            Errors = result.Errors + result.LengthFailures,
+            BadResponses = result.BadResponses,
+            FirstRequestSeconds = result.FirstResponseSeconds,
+            Failures = failures,
+        };
+        if (result.Responses > 0)
+        {
+            var latency = result.Latency;
+            row.LatencySeconds = new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds)
+            {
+                P999 = latency.P999Seconds,
+                Mean = latency.MeanSeconds,
+            };
+        }
+
+        var clientRss = MaxRss(measured.ClientSamples);
+        row.Client = new SideCost(
+            bytes > 0 ? measured.ClientCpuSeconds / (bytes / GiB) : null,
+            WorkingSetBytesMax: clientRss,
+            CpuSecondsPerResponse: result.Responses > 0 ? measured.ClientCpuSeconds / result.Responses : null);
+
+        var end = measured.StartedAt + result.Elapsed;
+        var server = measured.ServerSamples is { Count: >= 2 } samples ? ServerCpu(samples) : null;
+        var counters = measured.RuntimeCounters is { } values ? Within(values, measured.StartedAt, end) : null;
+        var queue = counters?.Where(v => v.Name == "threadpool-queue-length").Select(v => v.Value).ToList();
+        if (server is { } cpu)
+        {
+            row.Counters = Counters(cpu, measured.ServerSamples!, counters, seconds);
+            row.Server = new SideCost(
+                bytes > 0 ? cpu.Seconds / (bytes / GiB) : null,
+                Gen0: row.Counters.Gen0Collections,
+                Gen1: row.Counters.Gen1Collections,
+                Gen2: row.Counters.Gen2Collections,
+                ThreadPoolThreadsMax: row.Counters.ThreadPoolThreads,
+                WorkingSetBytesMax: row.Counters.WorkingSetBytes,
+                CpuSecondsPerResponse: result.Responses > 0 ? cpu.Seconds / result.Responses : null);
+        }
+
+        var inputs = new SaturationInputs(measured.ClientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null);
+        var saturation = SaturationRule.Judge(inputs);
+        row.Blame = new LoadBlame(saturation.Id, saturation.Reason, inputs.ClientCpuCores, inputs.ServerCpuCores, inputs.ServerAllowedCpus,
+            settings.ServerProcessId, inputs.ThreadPoolQueueLengths,
+            settings.ServerProcessId is null ? null : measured.RuntimeCounters is null ? measured.RuntimeCountersNote : "eventpipe")
+        {
+            ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
+            ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
+        };
+        row.Series = SeriesMerger.Merge(
+            result.Series.Where(second => second.SpanSeconds >= 0.9),
+            measured.ServerSamples is { } serverSamples ? PerSecond(serverSamples, counters ?? []) : [],
+            measured.StartedAt,
+            connections: options.Mode == LoadMode.ClosedLoop ? options.Connections : null);
+
+        return new BenchReport
+        {
+            StartedAt = measured.StartedAt,
+            Machine = MachineInfo.Current(),
+            Settings = new BenchSettings(["load"], false, 1, seconds, 0, options.Body?.Length ?? 0, false, options.Target.ToString()),
+            Verified = verified,
+            Results = [row],
+        };
+    }
+
+    /// <summary>The summary on standard output: what ran, rates, latency, failures by kind, each side's cost, the verdict.</summary>
+    public static async Task PrintAsync(ScenarioResult row, LoadResult result, TextWriter output)
+    {
+        ArgumentNullException.ThrowIfNull(row);
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(output);
+        var p = row.Parameters;
+        var text = new System.Text.StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p["url"]}  {p["protocol"]}, {p["connections"]} connections, {p["mode"]}, {result.Elapsed.TotalSeconds:0.00} s");
+        text.AppendLine(CultureInfo.InvariantCulture,
+            $"responses  {result.Responses:N0} ({string.Join(", ", result.StatusCodes.OrderBy(c => c.Key).Select(c => $"{c.Key}×{c.Value:N0}"))})  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
+        if (row.LatencySeconds is { } l)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"latency    p50 {l.P50 * 1000:0.###} ms  p90 {l.P90 * 1000:0.###} ms  p99 {l.P99 * 1000:0.###} ms  max {l.Max * 1000:0.###} ms{(result.Mode == LoadMode.OpenLoop ? " (from each request's due time)" : "")}");
+        }
+
+        text.AppendLine(row.Failures is { Count: > 0 } failures
+            ? $"failures   {string.Join(", ", failures.Select(f => $"{f.Key} {f.Value:N0}"))}{(result.FirstError is { } first ? $" — first: {first}" : "")}"
+            : "failures   none");
+        text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
+        if (row.Counters is { } c)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"server     {Cost(row.Server)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
+            if (c.ThreadPoolThreads is not null)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture,
+                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {c.ThreadPoolThreads} threads (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
+            }
+            else if (row.Blame.RuntimeCounters is { } note)
+            {
+                text.AppendLine($"runtime    none: {note}");
+            }
+        }
+
+        text.AppendLine($"verdict    {row.Blame.Reason}");
+        await output.WriteAsync(text.ToString());
+    }
+
+    /// <summary>status, digest, length, reset, timeout, error: the kinds with at least one.</summary>
+    internal static Dictionary<string, long> FailuresByKind(LoadResult result)
+    {
+        var kinds = new Dictionary<string, long>
+        {
+            ["status"] = result.BadResponses - result.BodyMismatches - result.LengthMismatches,
+            ["digest"] = result.BodyMismatches,
+            ["length"] = result.LengthFailures + result.LengthMismatches,
+            ["reset"] = result.SocketErrors,
+            ["timeout"] = result.Timeouts,
+            ["error"] = result.Errors,
+        };
+        foreach (var (kind, count) in kinds)
+        {
+            if (count == 0)
+            {
+                kinds.Remove(kind);
+            }
+        }
+
+        return kinds;
+    }
+
+    private static string Describe(LoadResult result, Dictionary<string, long> failures) =>
+        result.Responses == 0 && failures.Count == 0
+            ? "no response"
+            : $"{string.Join(", ", failures.Select(f => $"{f.Value} {f.Key}"))}{(result.Responses == 0 ? ", no response" : "")}";
+
+    private static Dictionary<string, object> Parameters(LoadSettings settings)
+    {
+        var options = settings.Engine;
+        var parameters = new Dictionary<string, object>
+        {
+            ["url"] = options.Target.ToString(),
+            ["method"] = options.Method.Method,
+            ["scheme"] = options.Target.Scheme,
+            ["protocol"] = options.HttpVersion == System.Net.HttpVersion.Version20 ? "h2" : "http/1.1",
+            ["connections"] = options.Connections,
+            ["mode"] = options.Mode == LoadMode.OpenLoop ? "open-loop" : "closed-loop",
+            ["transport"] = options.UsesRawHttp11 ? "raw-http11" : "httpclient",
+            ["bodySource"] = settings.BodySource,
+            ["verify"] = options.ExpectedSha256 is not null ? "sha-256" : options.ExpectedStatusCode is not null ? "status" : "digest-fields",
+        };
+        if (options.Body is { } body)
+        {
+            parameters["payloadBytes"] = body.Length;
+            parameters["multipart"] = settings.Multipart;
+        }
+
+        if (options.RatePerSecond is { } rate)
+        {
+            parameters["rate"] = rate;
+        }
+
+        if (options.Duration is { } duration)
+        {
+            parameters["durationSeconds"] = duration.TotalSeconds;
+        }
+
+        if (options.MaxRequests is { } requests)
+        {
+            parameters["requests"] = requests;
+        }
+
+        return parameters;
+    }
+
+    private sealed record ServerCpuUse(double Seconds, double Cores, int? AllowedCpus);
+
+    private static ServerCpuUse ServerCpu(IReadOnlyList<ProcessStatSnapshot> samples)
+    {
+        var first = samples[0];
+        var last = samples[^1];
+        var wall = (last.Timestamp - first.Timestamp).TotalSeconds;
+        var cpu = last.CpuSeconds - first.CpuSeconds;
+        return new ServerCpuUse(cpu, wall > 0 ? cpu / wall : 0, last.AllowedCpus ?? Environment.ProcessorCount);
+    }
+
+    private static List<RuntimeCounterValue> Within(IReadOnlyList<RuntimeCounterValue> values, DateTimeOffset start, DateTimeOffset end)
+    {
+        // A counter's value covers the interval before its timestamp: the one stamped up to a second after the end still belongs to the run.
+        var inside = new List<RuntimeCounterValue>();
+        foreach (var value in values)
+        {
+            if (value.Timestamp > start && value.Timestamp <= end.AddSeconds(1))
+            {
+                inside.Add(value);
+            }
+        }
+
+        return inside;
+    }
+
+    private static ServerCounters Counters(ServerCpuUse cpu, IReadOnlyList<ProcessStatSnapshot> samples, List<RuntimeCounterValue>? counters, double seconds)
+    {
+        double? perSecondMax = null;
+        for (var i = 1; i < samples.Count; i++)
+        {
+            var wall = (samples[i].Timestamp - samples[i - 1].Timestamp).TotalSeconds;
+            if (wall > 0.5)
+            {
+                perSecondMax = Math.Max(perSecondMax ?? 0, 100 * (samples[i].CpuSeconds - samples[i - 1].CpuSeconds) / wall);
+            }
+        }
+
+        var result = new ServerCounters
+        {
+            CpuPercent = 100 * cpu.Cores,
+            CpuPercentMax = perSecondMax,
+            WorkingSetBytes = MaxRss(samples),
+        };
+        if (counters is not { Count: > 0 })
+        {
+            return result;
+        }
+
+        double? Sum(string name) => counters.Any(v => v.Name == name) ? counters.Where(v => v.Name == name).Sum(v => v.Value) : null;
+        double? Max(string name) => counters.Any(v => v.Name == name) ? counters.Where(v => v.Name == name).Max(v => v.Value) : null;
+        return result with
+        {
+            // System.Runtime reports gc-heap-size in MB (10^6 bytes), the generation sizes in bytes, the rest as counts per interval.
+            GcHeapBytes = (long?)(Max("gc-heap-size") * 1e6),
+            Gen0Collections = (int?)Sum("gen-0-gc-count"),
+            Gen1Collections = (int?)Sum("gen-1-gc-count"),
+            Gen2Collections = (int?)Sum("gen-2-gc-count"),
+            Gen0SizeBytes = (long?)Max("gen-0-size"),
+            Gen1SizeBytes = (long?)Max("gen-1-size"),
+            Gen2SizeBytes = (long?)Max("gen-2-size"),
+            LohSizeBytes = (long?)Max("loh-size"),
+            AllocationBytesPerSecond = Sum("alloc-rate") / seconds,
+            ThreadPoolThreads = (int?)Max("threadpool-thread-count"),
+            ThreadPoolQueueLength = (long?)Max("threadpool-queue-length"),
+            WorkItemsPerSecond = Sum("threadpool-completed-items-count") / seconds,
+            LockContentionsPerSecond = Sum("monitor-lock-contention-count") / seconds,
+            ExceptionsPerSecond = Sum("exception-count") / seconds,
+        };
+    }
+
+    /// <summary>
+    /// The server's seconds as the samples <see cref="SeriesMerger"/> merges: CPU % over the second before each
+    /// /proc snapshot, its threads and RSS, and the thread pool's threads and queue from the counter stamped nearest.
+    /// </summary>
+    private static List<RuntimeSample> PerSecond(IReadOnlyList<ProcessStatSnapshot> samples, List<RuntimeCounterValue> counters)
+    {
+        var points = new List<RuntimeSample>();
+        for (var i = 1; i < samples.Count; i++)
+        {
+            var (before, after) = (samples[i - 1], samples[i]);
+            var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
+            if (wall <= 0)
+            {
+                continue;
+            }
+
+            var threads = Nearest(counters, "threadpool-thread-count", after.Timestamp);
+            var queue = Nearest(counters, "threadpool-queue-length", after.Timestamp);
+
+            // The snapshot closes the second before it: stamp the point inside that second.
+            points.Add(new RuntimeSample(i, after.Timestamp.AddMilliseconds(-1), 0, after.CpuSeconds, 100 * (after.CpuSeconds - before.CpuSeconds) / wall,
+                (int)(threads ?? -1), (long)(queue ?? -1), -1, after.Threads ?? -1, after.WorkingSetBytes, -1, -1, -1, -1, -1, -1, -1));
+        }
+
+        return points;
+    }
+
+    private static double? Nearest(List<RuntimeCounterValue> counters, string name, DateTimeOffset at)
+    {
+        double? value = null;
+        var best = TimeSpan.FromSeconds(1);
+        foreach (var counter in counters)
+        {
+            var distance = (counter.Timestamp - at).Duration();
+            if (counter.Name == name && distance < best)
+            {
+                best = distance;
+                value = counter.Value;
+            }
+        }
+
+        return value;
+    }
+
+    private static long? MaxRss(IReadOnlyList<ProcessStatSnapshot> samples) => samples.Count == 0 ? null : samples.Max(s => s.WorkingSetBytes);
+
+    private static string Cost(SideCost? cost) => cost?.CpuSecondsPerGiB is { } perGiB
+        ? string.Create(CultureInfo.InvariantCulture, $"CPU {perGiB:0.###} s/GiB")
+        : "CPU –";
+
+    private static string Mib(long? bytes) => bytes is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b / MiB:N1} MiB") : "–";
+}

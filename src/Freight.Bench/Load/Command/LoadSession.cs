@@ -1,0 +1,156 @@
+using System.Diagnostics;
+using System.Globalization;
+using Freight.Bench.Load.Blame;
+using Freight.Bench.Load.Engine;
+using Freight.Bench.Measure;
+using Freight.Bench.Reports;
+using Freight.Bench.Reports.Output;
+
+namespace Freight.Bench.Load.Command;
+
+/// <summary>
+/// One <c>freight load</c> run: samples this process and the server (when named) once a second, streams the
+/// server's runtime counters when it is .NET, runs the load engine with a live progress line, then prints the
+/// result and writes the files asked for. Exit code 0 when every response was what was expected, 1 otherwise.
+/// </summary>
+public static class LoadSession
+{
+    public static async Task<int> RunAsync(LoadSettings settings, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentNullException.ThrowIfNull(error);
+
+        string? countersNote = null;
+        await using var counters = settings.ServerProcessId is { } pid ? RuntimeCounterWatch.TryStart(pid, out countersNote) : null;
+        var client = new ProcessWatch(Environment.ProcessId);
+        var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid) : null;
+        using var stopWatches = new CancellationTokenSource();
+        var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
+
+        var monitor = new LoadMonitor();
+        var progress = settings.Progress ? new LoadProgressLine(error, monitor, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error)) : null;
+        var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
+        var startedAt = DateTimeOffset.UtcNow;
+        var cpuBefore = Environment.CpuUsage.TotalTime;
+        LoadResult result;
+        try
+        {
+            result = await LoadEngine.RunAsync(options, cancellationToken);
+        }
+        finally
+        {
+            progress?.Finish();
+        }
+
+        var clientCpuSeconds = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
+        await stopWatches.CancelAsync();
+        await watching;
+
+        var report = LoadReport.Build(settings, result, new LoadMeasurements(
+            startedAt, clientCpuSeconds, client.Samples, server?.Samples, counters?.Values, countersNote));
+        var row = report.Results[0];
+        await LoadReport.PrintAsync(row, result, output);
+
+        try
+        {
+            await WriteFilesAsync(settings, report, output, cancellationToken);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            await error.WriteLineAsync($"error: cannot write the result: {e.Message}");
+            return 1;
+        }
+
+        return report.Verified ? 0 : 1;
+    }
+
+    private static async Task WriteFilesAsync(LoadSettings settings, BenchReport report, TextWriter output, CancellationToken cancellationToken)
+    {
+        if (settings.JsonPath is { } json)
+        {
+            await using (var file = File.Create(json))
+            {
+                await System.Text.Json.JsonSerializer.SerializeAsync(file, report, BenchReport.JsonOptions, cancellationToken);
+            }
+
+            await output.WriteLineAsync($"json: {json}");
+        }
+
+        if (settings.MarkdownPath is null && settings.CsvDirectory is null && settings.HtmlPath is null)
+        {
+            return;
+        }
+
+        // The same model and writers as freight report: one rendering path.
+        var model = ReportBuilder.Build([new CompareSource("load", report)]);
+        if (settings.MarkdownPath is { } markdown)
+        {
+            await File.WriteAllTextAsync(markdown, MarkdownReportWriter.Render(model), cancellationToken);
+            await output.WriteLineAsync($"markdown: {markdown}");
+        }
+
+        if (settings.CsvDirectory is { } directory)
+        {
+            var written = await CsvReportWriter.WriteAsync(model, directory, cancellationToken);
+            await output.WriteLineAsync($"csv: {directory} ({written.Count} files)");
+        }
+
+        if (settings.HtmlPath is { } html)
+        {
+            await File.WriteAllTextAsync(html, HtmlReportWriter.Render(model), cancellationToken);
+            await output.WriteLineAsync($"html: {html}");
+        }
+    }
+}
+
+/// <summary>What was measured around a run besides the engine's own result.</summary>
+public sealed record LoadMeasurements(
+    DateTimeOffset StartedAt,
+    double ClientCpuSeconds,
+    IReadOnlyList<ProcessStatSnapshot> ClientSamples,
+    IReadOnlyList<ProcessStatSnapshot>? ServerSamples,
+    IReadOnlyList<RuntimeCounterValue>? RuntimeCounters,
+    string? RuntimeCountersNote);
+
+/// <summary>
+/// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Rewritten in
+/// place on a terminal; one line a second in a log.
+/// </summary>
+internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, bool terminal)
+{
+    private readonly Lock _gate = new();
+    private LoadTotals _last;
+    private bool _finished;
+
+    public void OnSecond(LoadSecond second)
+    {
+        var totals = monitor.Read();
+        var bytes = totals.BodyBytes - _last.BodyBytes;
+        _last = totals;
+        var line = string.Create(CultureInfo.InvariantCulture,
+            $"{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");
+        lock (_gate)
+        {
+            if (!_finished)
+            {
+                error.Write(terminal ? "\r" + line + "\u001b[K" : line + Environment.NewLine);
+            }
+        }
+    }
+
+    public void Finish()
+    {
+        lock (_gate)
+        {
+            if (terminal && !_finished)
+            {
+                error.WriteLine();
+            }
+
+            _finished = true;
+        }
+    }
+
+    private static string Milliseconds(double seconds) => string.Create(CultureInfo.InvariantCulture, $"{seconds * 1000,8:0.###} ms");
+}

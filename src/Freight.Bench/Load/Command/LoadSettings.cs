@@ -1,0 +1,27 @@
+using Freight.Bench.Load.Engine;
+
+namespace Freight.Bench.Load.Command;
+
+/// <summary>A validated <c>freight load</c> command line: the engine's options plus what the command does around the run.</summary>
+public sealed record LoadSettings
+{
+    public required LoadOptions Engine { get; init; }
+
+    /// <summary><c>payload</c>, <c>file</c> or <c>none</c>: where the request body came from.</summary>
+    public string BodySource { get; init; } = "none";
+
+    public bool Multipart { get; init; }
+
+    /// <summary>The server process to sample (<c>--server-pid</c>, or the one <c>--server-process</c> named).</summary>
+    public int? ServerProcessId { get; init; }
+
+    public string? JsonPath { get; init; }
+
+    public string? MarkdownPath { get; init; }
+
+    public string? CsvDirectory { get; init; }
+
+    public string? HtmlPath { get; init; }
+
+    public bool Progress { get; init; } = true;
+}

@@ -1,0 +1,63 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Freight.Bench.Reports;
+
+namespace Freight.Bench.Tests.Load.Command;
+
+/// <summary>Runs <c>freight load</c> as users do (<c>dotnet Freight.Cli.dll load ARGS --json FILE</c>) and reads its result.</summary>
+internal static class LoadCli
+{
+    /// <summary>Beyond any run here (≤ 10 s) plus start-up on a loaded machine: a run still going then has hung.</summary>
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
+
+    public sealed record Outcome(int Exit, string Stdout, string Stderr, BenchReport? Report)
+    {
+        public ScenarioResult Row => Assert.Single(Report!.Results);
+    }
+
+    public static async Task<Outcome> RunAsync(params string[] args)
+    {
+        var json = Path.Combine(Path.GetTempPath(), $"freight-load-{Guid.NewGuid():N}.json");
+        var muxer = Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet" ? Environment.ProcessPath! : "dotnet";
+        var start = new ProcessStartInfo(muxer)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll"));
+        start.ArgumentList.Add("load");
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        start.ArgumentList.Add("--json");
+        start.ArgumentList.Add(json);
+        using var patience = new CancellationTokenSource(Patience);
+        using var process = Process.Start(start)!;
+        try
+        {
+            var stdout = process.StandardOutput.ReadToEndAsync(patience.Token);
+            var stderr = process.StandardError.ReadToEndAsync(patience.Token);
+            await process.WaitForExitAsync(patience.Token);
+            BenchReport? report = null;
+            if (File.Exists(json))
+            {
+                await using var file = File.OpenRead(json);
+                report = await JsonSerializer.DeserializeAsync<BenchReport>(file, BenchReport.JsonOptions);
+            }
+
+            return new Outcome(process.ExitCode, await stdout, await stderr, report);
+        }
+        finally
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+
+            File.Delete(json);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+using System.Globalization;
+using System.Text.Json;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+
+namespace Freight.Bench.Tests.Load.Command;
+
+/// <summary>
+/// <c>freight load</c> end to end, the built CLI against a real Kestrel app in this process: what it verifies,
+/// how it counts what goes wrong (by kind, exit 1, never a hang), and its usage errors (exit 2).
+/// </summary>
+public sealed class LoadCommandTests
+{
+    [Theory]
+    [InlineData("1.1")]
+    [InlineData("2")]
+    public async Task Get_ExpectedSha256AndReprDigest_VerifiedExit0(string http)
+    {
+        await using var server = await LoadTargetServer.StartAsync(http == "2" ? HttpProtocols.Http2 : HttpProtocols.Http1);
+        const long size = 300_001;
+
+        var run = await LoadCli.RunAsync(server.Url($"/payload/{size}?digest=right").ToString(),
+            "-c", "2", "-n", "20", "--http", http, "--expect-status", "200", "--expect-sha256", LoadTargetServer.PayloadSha256(size), "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        var row = run.Row;
+        Assert.Equal("load/get", row.Scenario);
+        Assert.True(row.Verified);
+        Assert.True(run.Report!.Verified);
+        Assert.Equal(20, row.StatusCodes!["200"]);
+        Assert.Empty(row.Failures!);
+        Assert.Equal(http == "2" ? "h2" : "http/1.1", ((JsonElement)row.Parameters["protocol"]).GetString());
+        Assert.True(row.BytesPerSecond!.Median > 0);
+        Assert.NotNull(row.Client?.CpuSecondsPerGiB);
+        Assert.Contains("failures   none", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Get_WrongReprDigest_DigestFailuresExit1()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/65536?digest=wrong").ToString(), "-c", "2", "-n", "10", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.False(run.Row.Verified);
+        Assert.Equal(10, run.Row.Failures!["digest"]);
+        Assert.Contains("digest 10", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Get_WrongExpectedSha256_DigestFailuresExit1()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        var wrong = LoadTargetServer.PayloadSha256(4097).Replace('a', 'b').Replace('0', '1');
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/4096").ToString(), "-c", "2", "-n", "10", "--expect-sha256", wrong, "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(10, run.Row.Failures!["digest"]);
+    }
+
+    [Fact]
+    public async Task Get_BurstsOf5xx_StatusFailuresCountedExit1()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/burst").ToString(), "-c", "1", "-n", "30", "--expect-status", "200", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(10, run.Row.StatusCodes!["503"]);
+        Assert.Equal(20, run.Row.StatusCodes["200"]);
+        Assert.Equal(10, run.Row.Failures!["status"]);
+        Assert.Contains("status 10", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Get_UnreachableUrl_ResetsCountedEndsExit1()
+    {
+        var run = await LoadCli.RunAsync(RefusedPort.Url("/nothing").ToString(), "-c", "2", "-d", "1", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(0, run.Row.Transfers);
+        Assert.True(run.Row.Failures!["reset"] > 0);
+        Assert.Contains("Connection refused", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Get_ServerStoppedMidRun_ResetsCountedRunEndsExit1()
+    {
+        var server = await LoadTargetServer.StartAsync();
+        var url = server.Url("/payload/4096").ToString();
+
+        var running = LoadCli.RunAsync(url, "-c", "4", "-d", "4", "--no-progress");
+
+        // Stopped once the run is under way (the CLI's start-up on a loaded machine can take seconds).
+        await LoadTargetServer.WaitForPayloadsAsync(20);
+        await server.DisposeAsync();
+        var run = await running;
+
+        Assert.Equal(1, run.Exit);
+        Assert.True(run.Row.StatusCodes!["200"] > 0);
+        Assert.True(run.Row.Failures!.GetValueOrDefault("reset") + run.Row.Failures!.GetValueOrDefault("length") > 0);
+        Assert.False(run.Row.Verified);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Get_ServerClosesMidBody_LengthFailuresExit1(bool hashed)
+    {
+        // Content-Length promises 100,000 bytes; 1,000 come, then the server closes.
+        await using var server = RawResponseServer.Start("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + new string('x', 1000), closeAfterResponse: true);
+        string[] hash = hashed ? ["--expect-sha256", new string('0', 64)] : [];
+
+        var run = await LoadCli.RunAsync([server.Url.ToString(), "-c", "1", "-n", "5", "--timeout", "5", "--no-progress", .. hash]);
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(5, run.Row.Failures!["length"]);
+        Assert.Equal(0, run.Row.Transfers);
+    }
+
+    [Fact]
+    public async Task Post_MultipartPayload_ServerFindsTheFilePartExit0()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        const long size = 200_000;
+
+        var run = await LoadCli.RunAsync(server.Url($"/form?size={size}").ToString(), "-X", "POST", "--size", size.ToString(CultureInfo.InvariantCulture),
+            "--multipart", "--field", "upload", "--filename", "data.bin", "-c", "2", "-n", "6", "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("load/post", run.Row.Scenario);
+        Assert.Equal(6, run.Row.StatusCodes!["200"]);
+    }
+
+    [Fact]
+    public async Task Get_LongDownloadsAtEightConnections_ClientRssGrowsFarLessThanBytesMoved()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        // 8 MiB a response, back to back on 8 connections: a client that kept bodies would grow by gigabytes.
+        var run = await LoadCli.RunAsync(server.Url("/memory").ToString(), "-c", "8", "-d", "4", "--no-progress");
+
+        var row = run.Row;
+        var moved = row.BytesPerSecond!.Median * run.Report!.Settings.RunSeconds;
+        var growth = row.Client!.WorkingSetBytesMax!.Value - row.Blame!.ClientWorkingSetBytesFirst!.Value;
+        Assert.True(moved > 512L << 20, $"moved only {moved / (1 << 20):N0} MiB");
+        Assert.True(growth < 64L << 20, $"client RSS grew by {growth / (1 << 20):N0} MiB while {moved / (1 << 20):N0} MiB moved");
+    }
+
+    [Fact]
+    public async Task Head_Payload_StatusOnlyNoBodyBytesExit0()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-X", "HEAD", "-n", "10", "-c", "2", "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("load/head", run.Row.Scenario);
+        Assert.Equal(10, run.Row.StatusCodes!["200"]);
+        Assert.Equal(0, run.Row.BytesPerSecond!.Median);
+    }
+
+    [Fact]
+    public async Task Get_Rate_OpenLoopSendsEveryScheduledRequest()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/4096").ToString(), "-R", "50", "-n", "40", "-c", "4", "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("open-loop", ((JsonElement)run.Row.Parameters["mode"]).GetString());
+        Assert.Equal(40, run.Row.StatusCodes!["200"]);
+        Assert.Contains("from each request's due time", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task TwoLoadResults_CompareAndReport_ReadThemAsBenchResults()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        var directory = Directory.CreateTempSubdirectory("freight-load-compare-").FullName;
+        try
+        {
+            var before = Path.Combine(directory, "before.json");
+            var after = Path.Combine(directory, "after.json");
+            var markdown = Path.Combine(directory, "load.md");
+            var csv = Path.Combine(directory, "csv");
+            var first = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress", "--markdown", markdown, "--csv", csv);
+            var second = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress");
+            await File.WriteAllTextAsync(before, JsonSerializer.Serialize(first.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(after, JsonSerializer.Serialize(second.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
+            using var compared = new StringWriter();
+            using var errors = new StringWriter();
+
+            var exit = await Freight.Bench.Reports.CompareCommand.RunAsync([before, after], compared, errors);
+
+            Assert.True(exit == 0, errors.ToString());
+            Assert.Contains("load/get", compared.ToString(), StringComparison.Ordinal);
+            Assert.Contains("load/get", await File.ReadAllTextAsync(markdown), StringComparison.Ordinal);
+            Assert.NotEmpty(Directory.GetFiles(csv, "*.csv"));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("-X", "GET", "--size", "10")]
+    [InlineData("--size", "10", "--file", "x", "-X", "PUT")]
+    [InlineData("--expect-sha256", "abc")]
+    [InlineData("--http", "3")]
+    [InlineData("--connections", "0")]
+    [InlineData("-X", "DELETE")]
+    [InlineData("-H", "no colon")]
+    [InlineData("--insecure")]
+    [InlineData("--no-such-option")]
+    public async Task Load_UsageError_Exit2WithMessage(params string[] args)
+    {
+        var run = await LoadCli.RunAsync(["http://127.0.0.1:1/", "-n", "1", .. args]);
+
+        Assert.Equal(2, run.Exit);
+        Assert.Contains("error:", run.Stderr, StringComparison.Ordinal);
+        Assert.Null(run.Report);
+    }
+}

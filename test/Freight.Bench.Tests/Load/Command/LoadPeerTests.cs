@@ -1,0 +1,94 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using Freight.Bench.Peers;
+using Freight.Bench.Tests.Client;
+using Freight.Bench.Tests.Peers;
+using Freight.Payload;
+
+namespace Freight.Bench.Tests.Load.Command;
+
+/// <summary>
+/// <c>freight load</c> against real servers started here: nginx (a file's GET, a WebDAV PUT), sampled through
+/// <c>/proc</c> as a server that is not .NET, and <c>freight serve</c>'s files API. These fail, never skip,
+/// when nginx is missing: <c>./test.sh</c> installs it (scripts/install-peers.sh).
+/// </summary>
+public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFilesServer>
+{
+    private const string Missing = "nginx is not installed: run scripts/install-peers.sh as root (./test.sh does).";
+
+    [Fact]
+    public async Task NginxGetFile_ExpectBodyAndServerPid_VerifiedWithServerCpuExit0()
+    {
+        using var site = new PeerDirectory();
+        var bytes = site.WriteFile("file.bin", 256 * 1024 + 5);
+        var expected = Path.Combine(site.Path, "expected.bin");
+        await File.WriteAllBytesAsync(expected, bytes);
+        await using var nginx = await Nginx.StartAsync(new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.BaseAddress, "file.bin").ToString(), "-c", "4", "-d", "2",
+            "--expect-status", "200", "--expect-body", expected, "--server-pid", nginx.ProcessId.ToString(CultureInfo.InvariantCulture), "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        var row = run.Row;
+        Assert.True(row.Verified);
+        Assert.True(row.StatusCodes!["200"] > 0);
+        Assert.NotNull(row.Counters?.CpuPercent);
+        Assert.NotNull(row.Server?.CpuSecondsPerGiB);
+        Assert.Null(row.Counters!.ThreadPoolThreads);
+        Assert.Equal(nginx.ProcessId, row.Blame!.ServerProcessId);
+        Assert.StartsWith("not a .NET process", row.Blame.RuntimeCounters, StringComparison.Ordinal);
+        Assert.Contains(row.Blame.Verdict, new[] { "client-bound", "server-bound", "neither" });
+    }
+
+    [Fact]
+    public async Task NginxWebDavPut_PayloadSize_StoredBytesAreThePayloadExit0()
+    {
+        using var site = new PeerDirectory();
+        var put = Path.Combine(site.Path, "uploads");
+        await using var nginx = await Nginx.StartAsync(
+            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, EnableWebDavPut = true, PutDirectory = put }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+        const int size = 3 * 1024 * 1024 + 1;
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.DavAddress!, "up/load.bin").ToString(), "-X", "PUT", "--size", size.ToString(CultureInfo.InvariantCulture),
+            "-c", "2", "-n", "8", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("load/put", run.Row.Scenario);
+        Assert.Equal(8, run.Row.StatusCodes!.GetValueOrDefault("201") + run.Row.StatusCodes!.GetValueOrDefault("204"));
+        Assert.Equal(DeterministicPayload.Create(size), await File.ReadAllBytesAsync(Path.Combine(put, "up", "load.bin")));
+    }
+
+    [Fact]
+    public async Task FreightServeFilesApi_PutThenVerifiedGet_Exit0()
+    {
+        const int size = 1024 * 1024 + 7;
+        var url = files.Url("load-" + Guid.NewGuid().ToString("N"));
+
+        var put = await LoadCli.RunAsync(url, "-X", "PUT", "--size", size.ToString(CultureInfo.InvariantCulture), "-n", "1", "-c", "1", "--no-progress");
+        var get = await LoadCli.RunAsync(url, "-c", "2", "-n", "10", "--expect-status", "200",
+            "--expect-sha256", Convert.ToHexStringLower(SHA256.HashData(DeterministicPayload.Create(size))), "--no-progress");
+
+        Assert.True(put.Exit == 0, put.Stdout + put.Stderr);
+        Assert.True(put.Row.StatusCodes!.Keys.Single() is "200" or "201" or "204", string.Join(",", put.Row.StatusCodes.Keys));
+        Assert.True(get.Exit == 0, get.Stdout + get.Stderr);
+        Assert.Equal(10, get.Row.StatusCodes!["200"]);
+    }
+
+    [Fact]
+    public async Task FreightServeHttps_PinnedCertificate_VerifiedExit0()
+    {
+        var name = "pinned-" + Guid.NewGuid().ToString("N");
+        using (var client = new HttpClient())
+        {
+            (await client.PutAsync(files.Url(name), new ByteArrayContent(DeterministicPayload.Create(4096)))).EnsureSuccessStatusCode();
+        }
+
+        var run = await LoadCli.RunAsync(files.Url(name, https: true), "--pin-sha256", files.CertificateSha256, "-n", "5", "-c", "1",
+            "--expect-status", "200", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("https", ((System.Text.Json.JsonElement)run.Row.Parameters["scheme"]).GetString());
+    }
+}

@@ -1,0 +1,191 @@
+using System.Buffers;
+using System.Net;
+using System.Security.Cryptography;
+using Freight.Digests;
+using Freight.Payload;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.WebUtilities;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Net.Http.Headers;
+
+namespace Freight.Bench.Tests.Load.Command;
+
+/// <summary>
+/// A small minimal-API app on real Kestrel (127.0.0.1:0, HTTP/1.1 or h2c) for <c>freight load</c>'s tests, in
+/// this (the test) process, so a test names it with <c>--server-pid</c> = this process:
+/// <list type="bullet">
+/// <item>GET and HEAD /payload/{bytes}: the deterministic payload streamed through a pooled buffer (never held whole);
+/// <c>?digest=right|wrong</c> adds a Repr-Digest that is the payload's SHA-256, or not;</item>
+/// <item>GET /memory: <see cref="MemoryBodyBytes"/> from one shared array: the cheapest body to serve;</item>
+/// <item>GET /burst: every third answer a 503 problem;</item>
+/// <item>PUT /slow: reads the body with synchronous reads on the thread pool, waiting on a task after each
+/// (sync-over-async): the blocked threads starve the pool;</item>
+/// <item>POST /form: a multipart form whose file part must hash to the payload of <c>?size=</c>: 200, else 422.</item>
+/// </list>
+/// </summary>
+internal sealed class LoadTargetServer : IAsyncDisposable
+{
+    public const int MemoryBodyBytes = 8 * 1024 * 1024;
+
+    private static readonly byte[] MemoryBody = DeterministicPayload.Create(MemoryBodyBytes);
+
+    private static long s_payloadsStarted;
+
+    private readonly WebApplication _app;
+    private int _burst;
+
+    private LoadTargetServer(WebApplication app) => _app = app;
+
+    public Uri BaseAddress { get; private set; } = null!;
+
+    public static string MemoryBodySha256 { get; } = Convert.ToHexStringLower(SHA256.HashData(MemoryBody));
+
+    /// <summary>Starts the app speaking <paramref name="protocols"/> (h2c needs HTTP/2 alone: plain text has no ALPN).</summary>
+    public static async Task<LoadTargetServer> StartAsync(HttpProtocols protocols = HttpProtocols.Http1)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(kestrel =>
+        {
+            kestrel.Limits.MaxRequestBodySize = null;
+            kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = protocols);
+        });
+        var app = builder.Build();
+        var server = new LoadTargetServer(app);
+
+        app.MapMethods("/payload/{bytes:long}", ["GET", "HEAD"], WritePayloadAsync);
+        app.MapGet("/memory", () => Results.Bytes(MemoryBody, "application/octet-stream"));
+        app.MapGet("/burst", server.Burst);
+        app.MapPut("/slow", ReadSlowly);
+        app.MapPost("/form", ReadFormAsync);
+
+        await app.StartAsync();
+        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
+        server.BaseAddress = new Uri(address);
+        return server;
+    }
+
+    public Uri Url(string pathAndQuery) => new(BaseAddress, pathAndQuery);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _app.StopAsync();
+        await _app.DisposeAsync();
+    }
+
+    /// <summary>Waits (up to 30 s) until <paramref name="count"/> more /payload responses have begun than when called.</summary>
+    public static async Task WaitForPayloadsAsync(long count)
+    {
+        var target = Interlocked.Read(ref s_payloadsStarted) + count;
+        for (var waited = 0; waited < 3000 && Interlocked.Read(ref s_payloadsStarted) < target; waited++)
+        {
+            await Task.Delay(10);
+        }
+    }
+
+    public static string PayloadSha256(long bytes)
+    {
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        var buffer = new byte[64 * 1024];
+        for (long offset = 0; offset < bytes; offset += buffer.Length)
+        {
+            var take = (int)Math.Min(buffer.Length, bytes - offset);
+            DeterministicPayload.Fill(buffer.AsSpan(0, take), offset);
+            hash.AppendData(buffer.AsSpan(0, take));
+        }
+
+        return Convert.ToHexStringLower(hash.GetHashAndReset());
+    }
+
+    private static async Task WritePayloadAsync(HttpContext context, long bytes, string? digest)
+    {
+        Interlocked.Increment(ref s_payloadsStarted);
+        context.Response.ContentType = "application/octet-stream";
+        context.Response.ContentLength = bytes;
+        if (digest is not null)
+        {
+            var sha = Convert.FromHexString(PayloadSha256(bytes));
+            if (digest == "wrong")
+            {
+                sha[0] ^= 0xFF;
+            }
+
+            context.Response.Headers[DigestFields.ReprDigestHeader] = DigestFields.Format(DigestAlgorithm.Sha256, sha);
+        }
+
+        if (HttpMethods.IsHead(context.Request.Method))
+        {
+            return;
+        }
+
+        var buffer = ArrayPool<byte>.Shared.Rent(64 * 1024);
+        try
+        {
+            for (long offset = 0; offset < bytes;)
+            {
+                var take = (int)Math.Min(buffer.Length, bytes - offset);
+                DeterministicPayload.Fill(buffer.AsSpan(0, take), offset);
+                await context.Response.Body.WriteAsync(buffer.AsMemory(0, take), context.RequestAborted);
+                offset += take;
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private IResult Burst() =>
+        Interlocked.Increment(ref _burst) % 3 == 0
+            ? Results.Problem("a burst of overload", statusCode: 503)
+            : Results.Text("ok");
+
+    private static IResult ReadSlowly(HttpContext context)
+    {
+        context.Features.GetRequiredFeature<IHttpBodyControlFeature>().AllowSynchronousIO = true;
+        var buffer = new byte[16 * 1024];
+        long total = 0;
+        int read;
+        while ((read = context.Request.Body.Read(buffer)) > 0)
+        {
+            total += read;
+
+            // Sync-over-async: the thread is held while the timer runs, as study 3's synchronous action held it.
+            Task.Delay(5).Wait();
+        }
+
+        return Results.Text(total.ToString(System.Globalization.CultureInfo.InvariantCulture));
+    }
+
+    private static async Task<IResult> ReadFormAsync(HttpContext context, long size)
+    {
+        var boundary = HeaderUtilities.RemoveQuotes(MediaTypeHeaderValue.Parse(context.Request.ContentType).Boundary).Value!;
+        var reader = new MultipartReader(boundary, context.Request.Body);
+        string? found = null;
+        while (await reader.ReadNextSectionAsync() is { } section)
+        {
+            var disposition = ContentDispositionHeaderValue.Parse(section.ContentDisposition);
+            if (disposition.Name.Value == "upload" && disposition.FileName.Value == "data.bin")
+            {
+                using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+                var buffer = new byte[64 * 1024];
+                int read;
+                while ((read = await section.Body.ReadAsync(buffer)) > 0)
+                {
+                    hash.AppendData(buffer.AsSpan(0, read));
+                }
+
+                found = Convert.ToHexStringLower(hash.GetHashAndReset());
+            }
+        }
+
+        return found == PayloadSha256(size) ? Results.Text("ok") : Results.Problem("the file part is not the payload", statusCode: 422);
+    }
+}
