@@ -1,5 +1,5 @@
 using Freight.Bench.Load.Engine;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench.Load.Bodies;
 

@@ -3,7 +3,7 @@ using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
-using Freight.Metrics;
+using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Load.Command;
 

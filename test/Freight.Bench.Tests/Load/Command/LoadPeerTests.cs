@@ -3,7 +3,7 @@ using System.Security.Cryptography;
 using Freight.Bench.Peers;
 using Freight.Bench.Tests.Client;
 using Freight.Bench.Tests.Peers;
-using Freight.Payload;
+using Freight.Lab.Payload;
 
 namespace Freight.Bench.Tests.Load.Command;
 

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Net;
 using System.Security.Cryptography;
 using Freight.Digests;
-using Freight.Payload;
+using Freight.Lab.Payload;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
