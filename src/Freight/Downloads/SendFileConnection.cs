@@ -188,6 +188,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     }
 
                     SendFileMetrics.Sent(send.Count, _port);
+                    Telemetry.FreightTelemetry.DownloadBytes.Add(send.Count);
                     send.Done.TrySetResult();
                 }
 
@@ -215,7 +216,12 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             }
 
             orphan?.Done.TrySetException(error ?? new ConnectionAbortedException("The connection stopped sending before the file's bytes."));
-            await reader.CompleteAsync(error);
+
+            // Completed without the error, as Kestrel's socket transport does on a reset: Kestrel's next flush then
+            // sees a completed output and stops quietly. With the error, its TimingPipeFlusher logged every client
+            // that left mid-response as an "Unexpected exception" (JsonTempFileTests saw it); the abort above is what
+            // ends the connection.
+            await reader.CompleteAsync();
         }
     }
 
