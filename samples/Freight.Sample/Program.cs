@@ -12,7 +12,7 @@ builder.Services.AddFreightFileSystemStore();
 
 var app = builder.Build();
 app.UseFreightProblems();    // the routes below answer Freight's refusals as problem+json too
-// Bodies routing answers alone (a POST /photos that is not multipart/form-data: 415; an unknown route: 404) as problem+json.
+// Answers routing gives without a body (a POST /photos that is not multipart/form-data: 415; an unknown route: 404) as problem+json.
 app.UseStatusCodePages();
 app.MapFreightFiles("/files");
 app.MapFreightTus("/tus");
