@@ -26,7 +26,11 @@ internal sealed class FreightProcess : IAsyncDisposable
     public int Id => _process.Id;
 
     /// <summary>Starts <c>freight serve <paramref name="arguments"/></c> with <paramref name="environment"/> added to a FREIGHT_-free environment.</summary>
-    public static FreightProcess StartServe(string workingDirectory, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null)
+    public static FreightProcess StartServe(string workingDirectory, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null) =>
+        StartApp(workingDirectory, Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll"), ["serve", .. arguments], environment);
+
+    /// <summary>Starts <c>dotnet <paramref name="assembly"/> <paramref name="arguments"/></c> (the CLI, or an app such as the sample that prints <c>listening:</c> lines too).</summary>
+    public static FreightProcess StartApp(string workingDirectory, string assembly, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null)
     {
         var muxer = Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet" ? Environment.ProcessPath! : "dotnet";
         var start = new ProcessStartInfo(muxer)
@@ -36,8 +40,7 @@ internal sealed class FreightProcess : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll"));
-        start.ArgumentList.Add("serve");
+        start.ArgumentList.Add(assembly);
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
