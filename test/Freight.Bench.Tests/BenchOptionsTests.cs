@@ -139,8 +139,9 @@ public sealed class BenchOptionsTests
             [
                 "tcp/loopback", "download/stream-4k", "download/stream-default", "download/stream-64k", "download/bytes", "download/pipewriter",
                 "download/file", "download/freight", "upload/iformfile", "upload/multipart-reader", "upload/multipart-freight", "upload/freight",
+                "download/freight#a",
             ],
-            headline.Select(s => s.Id));
+            headline.Select(s => s.RowId));
         Assert.All(headline.Where(s => s.Direction != TransferDirection.Probe), s => Assert.Equal("http h1 memory 64K", s.Describe()));
     }
 
@@ -149,7 +150,8 @@ public sealed class BenchOptionsTests
     {
         var full = TransferSuite.Create(full: true);
 
-        Assert.Equal(34, full.Count);
+        // 34 rows of the HTTP matrix, h2c and nginx-tls both ways, the HTTPS upload to a file, and the A/A copy.
+        Assert.Equal(40, full.Count);
         Assert.Contains(full, s => s.Scheme == "https" && s.Protocol == "h2");
         Assert.Contains(full, s => s.Server == TransferScenario.StockPoolServer);
         Assert.Equal(TransferSuite.Create().Count, full.Count);
@@ -161,7 +163,8 @@ public sealed class BenchOptionsTests
         Assert.Equal([1L << 30], FilesSuite.Sizes(quick: false, full: false));
         Assert.Equal([20L << 20, 1L << 30], FilesSuite.Sizes(quick: false, full: true));
         Assert.Equal([256L << 20], FilesSuite.Sizes(quick: true, full: false));
-        Assert.Equal(6, FilesSuite.Create(quick: false, full: false).Count);
+        // Three Freight rows and three nginx rows at 1 GiB, and the A/A copy of files/get.
+        Assert.Equal(7, FilesSuite.Create(quick: false, full: false).Count);
     }
 
     [Fact]
@@ -175,7 +178,8 @@ public sealed class BenchOptionsTests
         }
 
         var full = StaticSuite.Create(quick: false, full: true);
-        Assert.Equal(4 * 3 * 4, full.Count(r => r.Generator == StaticScenario.Engine));
+        // Four sizes × three servers × four connection counts, and the A/A copy of Freight at 4 KiB.
+        Assert.Equal((4 * 3 * 4) + 1, full.Count(r => r.Generator == StaticScenario.Engine));
         Assert.Equal(4 * 2, full.Count(r => r.Generator == StaticScenario.Wrk));
     }
 
