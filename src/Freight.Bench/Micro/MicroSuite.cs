@@ -25,7 +25,7 @@ public static class MicroSuite
     public const string NormalBody = "large-parts";
 
     /// <summary>The hostile bodies, as bench/Freight.Micro names them (Multipart/MultipartBodyInput.cs).</summary>
-    public static IReadOnlyList<string> HostileBodies { get; } = ["crlf-flood", "near-boundary", "lookalikes", "dense-lookalikes", "tiny-parts"];
+    public static IReadOnlyList<string> HostileBodies { get; } = ["crlf-flood", "near-boundary", "lookalikes", "dense-lookalikes", "anchored-lookalikes", "tiny-parts"];
 
     /// <summary>
     /// Issue 19: Freight's parser reads a 20 MiB body of large parts at ≥ 10 GB/s a core (ASP.NET Core's vectorized
