@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 
@@ -107,6 +108,9 @@ internal static class DelimiterSearch
     /// most periodic bodies that pass the first four. The first and last byte are compared first and the other three
     /// only in a block where those two agree somewhere, so ordinary data costs what IndexOf's two anchors cost.
     /// </remarks>
+    // Fully optimized from the first call: measured as the first case of a micro run, the tiered (OSR) code of this
+    // loop read the normal body at 10 GB/s a core against 34 once promoted; CoreLib's IndexOf is precompiled.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal static int IndexOf(ReadOnlySpan<byte> span, ReadOnlySpan<byte> delimiter)
     {
         const int Anchored = 4;
@@ -131,8 +135,8 @@ internal static class DelimiterSearch
                     & Vector256.Equals(Vector256.LoadUnsafe(ref start, at + (nuint)last), lastByte);
                 if (candidates == Vector256<byte>.Zero)
                 {
-                    // Ordinary data ends here, at the cost of a two-anchor search: the other three compares made
-                    // every block of the normal body 1.2-2.4x slower in the micro suite (see the remarks).
+                    // Ordinary data ends here, at the cost of a two-anchor search: with all five compares on every
+                    // block the micro suite's normal body took 1.47 ms a 20 MiB parse, against 1.21 with IndexOf.
                     continue;
                 }
 
