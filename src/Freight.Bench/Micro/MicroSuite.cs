@@ -2,7 +2,7 @@ namespace Freight.Bench.Micro;
 
 /// <summary>
 /// <c>--suite micro</c>: BenchmarkDotNet over the hot paths that need no socket (bench/Freight.Micro) — Freight's
-/// multipart parser against ASP.NET Core's MultipartReader on a normal 20 MiB body and five hostile ones of the same
+/// multipart parser against ASP.NET Core's MultipartReader on a normal 20 MiB body and six hostile ones of the same
 /// size, Range and digest-field parsing, storage-key validation, XXH3-128 and SHA-256. Opt-in: it measures code, not
 /// the server, and its default job alone runs for tens of minutes.
 /// </summary>
