@@ -24,7 +24,7 @@ public static class MicroConfig
 
     /// <summary>
     /// short: 2 warm-up and 5 measured iterations of 0.15 s of CPU each (about 1.5 CPU-seconds a case with the
-    /// pilot stage, 30 cases), so the suite takes about 1–2 minutes on an idle 2-core machine, and proportionally
+    /// pilot stage, 33 cases), so the suite takes about 1–2 minutes on an idle 2-core machine, and proportionally
     /// longer when neighbours take the cores (the clock counts CPU time, so a busy machine stretches the run, not the
     /// figures); a 20 MiB parse (~1–10 ms) still repeats 15+ times an iteration, and the median of 5 rides out one
     /// disturbed iteration. default: BenchmarkDotNet's own counts, as many iterations as its stopping

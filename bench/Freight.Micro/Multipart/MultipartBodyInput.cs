@@ -30,6 +30,7 @@ public sealed class MultipartBodyInput : MicroInput
         new(MultipartShape.NearBoundary, "near-boundary", "20 MiB: 1 part of \"\\r\\n--\" + boundary less its last byte, repeated"),
         new(MultipartShape.Lookalikes, "lookalikes", "20 MiB: 1 part of the delimiter with its next-to-last byte changed, repeated"),
         new(MultipartShape.DenseLookalikes, "dense-lookalikes", "20 MiB: 1 part of \"\\r9\" repeated: a search candidate every 2 bytes"),
+        new(MultipartShape.AnchoredLookalikes, "anchored-lookalikes", "20 MiB: 1 part of \"\\r\\n-----9F\" repeated: a candidate of Freight's search every 9 bytes"),
         new(MultipartShape.TinyParts, "tiny-parts", "20 MiB: 10,000 form fields of ~2 KiB"),
     ];
 
@@ -56,6 +57,7 @@ public sealed class MultipartBodyInput : MicroInput
             MultipartShape.NearBoundary => Build(1, _ => FileHeaders("file", "near.bin"), data => Repeat(data, delimiterLessLast)),
             MultipartShape.Lookalikes => Build(1, _ => FileHeaders("file", "lookalike.bin"), data => Repeat(data, lookalike)),
             MultipartShape.DenseLookalikes => Build(1, _ => FileHeaders("file", "dense.bin"), data => Repeat(data, DenseCandidates())),
+            MultipartShape.AnchoredLookalikes => Build(1, _ => FileHeaders("file", "anchored.bin"), data => Repeat(data, AnchoredCandidates())),
             MultipartShape.TinyParts => Build(TinyPartCount, i => $"Content-Disposition: form-data; name=\"field{i}\"\r\n", PseudoRandom),
             _ => throw new InvalidOperationException($"Unknown shape {Shape}."),
         };
@@ -79,6 +81,31 @@ public sealed class MultipartBodyInput : MicroInput
         unit[0] = '\r';
         unit[distance % period] = Boundary[^1];
         return new string(unit);
+    }
+
+    /// <summary>
+    /// The shortest repeating unit that starts with the delimiter's first bytes (CR LF "--" and on) and has the
+    /// delimiter's last byte at the delimiter's length − 1 from every start: all five anchors of Freight's search.
+    /// </summary>
+    private static string AnchoredCandidates()
+    {
+        var delimiter = "\r\n--" + Boundary;
+        var distance = delimiter.Length - 1;
+        for (var period = 4; ; period++)
+        {
+            var unit = delimiter[..period].ToCharArray();
+            var at = distance % period;
+            if (at >= 4)
+            {
+                unit[at] = Boundary[^1];
+                return new string(unit);
+            }
+
+            if (unit[at] == Boundary[^1])
+            {
+                return new string(unit);
+            }
+        }
     }
 
     private static string FileHeaders(string name, string fileName) =>

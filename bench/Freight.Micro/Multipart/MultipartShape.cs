@@ -1,6 +1,6 @@
 namespace Freight.Micro.Multipart;
 
-/// <summary>The bodies the multipart parsers are measured on: one normal, five hostile, all <see cref="MultipartBodyInput.BodyBytes"/> long.</summary>
+/// <summary>The bodies the multipart parsers are measured on: one normal, six hostile, all <see cref="MultipartBodyInput.BodyBytes"/> long.</summary>
 public enum MultipartShape
 {
     /// <summary>Normal: four file parts of ~5 MiB of pseudo-random bytes each.</summary>
@@ -28,6 +28,14 @@ public enum MultipartShape
     /// boundary: "\r9\r9…"). Every candidate fails at its second byte, but there is one every p bytes.
     /// </summary>
     DenseLookalikes,
+
+    /// <summary>
+    /// The same for Freight's own search, which needs CR LF "--" at a candidate's start and the delimiter's last byte
+    /// at its end: the delimiter's first p bytes with its last byte put at (delimiter length − 1) mod p, for the
+    /// smallest period p that allows it (9 for this boundary: "\r\n-----9F"). Every candidate passes the five
+    /// anchors and fails in the compare of the rest.
+    /// </summary>
+    AnchoredLookalikes,
 
     /// <summary><see cref="MultipartBodyInput.TinyPartCount"/> form fields of ~2 KiB: per-section work (headers, state) 10,000 times.</summary>
     TinyParts,

@@ -16,6 +16,7 @@ public sealed class MicroInputsTests
         { "near-boundary", 1 },
         { "lookalikes", 1 },
         { "dense-lookalikes", 1 },
+        { "anchored-lookalikes", 1 },
         { "tiny-parts", 10_000 },
     };
 
@@ -101,6 +102,26 @@ public sealed class MicroInputsTests
         }
 
         Assert.True(candidates >= (data.Length - delimiter.Length) / 2, $"{candidates} candidates");
+    }
+
+    [Fact]
+    public void AnchoredLookalikes_EveryNinthBytePassesTheFiveAnchorsOfFreightsSearch()
+    {
+        var body = Input("anchored-lookalikes").Build();
+        var data = body.Bytes.AsSpan()[body.Sections[0]];
+        var delimiter = Encoding.ASCII.GetBytes("\r\n--" + body.Boundary);
+
+        Assert.Equal(-1, data.IndexOf(delimiter));
+        var candidates = 0;
+        for (var i = 0; i + delimiter.Length <= data.Length; i++)
+        {
+            if (data[i..(i + 4)].SequenceEqual(delimiter.AsSpan(0, 4)) && data[i + delimiter.Length - 1] == delimiter[^1])
+            {
+                candidates++;
+            }
+        }
+
+        Assert.True(candidates >= (data.Length - delimiter.Length) / 9, $"{candidates} candidates");
     }
 
     [Fact]
