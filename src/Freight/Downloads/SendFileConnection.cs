@@ -43,9 +43,9 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// A chunk's stand-ins go to Kestrel in pieces of this size, one flush each, and each flush returns once
     /// sendfile has sent its piece. Kestrel times each flush of a body written through GetMemory/Advance against
     /// its grace alone (5 s by default; Http1OutputProducer counts no bytes for such writes), so one flush per
-    /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (a test at 100 KiB/s was cut at 6.2 s, after
-    /// 0.64 MB). Per 64 KiB, only a client under ~13 KiB/s is. A client faster than the loop finds each later
-    /// piece already sent: its flush returns at once.
+    /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (SlowClientDownloadTests at 100 KiB/s: cut at 6.7 s,
+    /// after 0.69 MB). Per 64 KiB, with the low watermark below, only a client under ~13 KiB/s is; neither alone
+    /// passed that test. A client faster than the loop finds each later piece already sent: its flush returns at once.
     /// </summary>
     private const int FlushPieceBytes = 64 * 1024;
 
@@ -116,7 +116,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
     }
 
-    /// <summary>One chunk: its stand-ins through Kestrel's writer, then a flush that returns once sendfile has sent it. False when the client is gone.</summary>
+    /// <summary>One chunk: its stand-ins through Kestrel's writer in pieces, each flushed and the flush returning once sendfile has sent it. False when the client is gone.</summary>
     private async Task<bool> SendChunkAsync(PipeWriter responseWriter, FileSend send, CancellationToken cancellationToken)
     {
         lock (_gate)
