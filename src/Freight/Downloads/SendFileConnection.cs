@@ -39,6 +39,16 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     // Larger gathers are cut into several sends; a response flush of 1 MiB in 64 KiB blocks is 16.
     private const int MaxSegmentsPerSend = 64;
 
+    /// <summary>
+    /// A chunk's stand-ins go to Kestrel in pieces of this size, one flush each, and each flush returns once
+    /// sendfile has sent its piece. Kestrel times each flush of a body written through GetMemory/Advance against
+    /// its grace alone (5 s by default; Http1OutputProducer counts no bytes for such writes), so one flush per
+    /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (SlowClientDownloadTests at 100 KiB/s: cut at 6.7 s,
+    /// after 0.69 MB). Per 64 KiB, with the low watermark below, only a client under ~13 KiB/s is; neither alone
+    /// passed that test. A client faster than the loop finds each later piece already sent: its flush returns at once.
+    /// </summary>
+    private const int FlushPieceBytes = 64 * 1024;
+
     private readonly ConnectionContext _connection;
     private readonly IDuplexPipe _transport;
     private readonly Socket _socket;
@@ -47,6 +57,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     private readonly List<ArraySegment<byte>> _gather = new(MaxSegmentsPerSend);
     private readonly Lock _gate = new();
     private FileSend? _pending;
+    private FileSend? _sending;
     private bool _stopped;
     private readonly int _port;
     private long _sent;
@@ -60,7 +71,18 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         var segmentSize = pool is { MaxBufferSize: > 0 } ? pool.MaxBufferSize : 4096;
         _pipe = new Pipe(new PipeOptions(pool, PipeScheduler.ThreadPool, PipeScheduler.ThreadPool, PauseWriterBytes, ResumeWriterBytes, segmentSize, useSynchronizationContext: false));
         _output = new SendFileOutput(_pipe.Writer, this);
+        // TCP_NOTSENT_LOWAT: the socket counts as full once this many bytes wait unsent, and writable again below.
+        // Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
+        // loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace, with no
+        // progress to report. Experimental; the CPU cost for fast clients is not measured yet.
+        Span<byte> lowat = stackalloc byte[sizeof(int)];
+        BitConverter.TryWriteBytes(lowat, NotSentLowWatermarkBytes);
+        socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, lowat);
     }
+
+    private const int IpProtoTcp = 6;
+    private const int TcpNotSentLowat = 25;
+    private const int NotSentLowWatermarkBytes = 128 * 1024;
 
     public PipeReader Input => _transport.Input;
 
@@ -94,7 +116,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
     }
 
-    /// <summary>One chunk: its stand-ins through Kestrel's writer, then a flush that returns once sendfile has sent it. False when the client is gone.</summary>
+    /// <summary>One chunk: its stand-ins through Kestrel's writer in pieces, each flushed and the flush returning once sendfile has sent it. False when the client is gone.</summary>
     private async Task<bool> SendChunkAsync(PipeWriter responseWriter, FileSend send, CancellationToken cancellationToken)
     {
         lock (_gate)
@@ -107,50 +129,80 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             _pending = send;
         }
 
-        // Stand-ins for the file's bytes through Kestrel's writer: counted against Content-Length, dropped here.
-        _output.Discard(send.Count);
-        var left = send.Count;
-        while (left > 0)
+        Volatile.Write(ref _sending, send);
+        try
         {
-            var standIn = responseWriter.GetMemory();
-            var advance = (int)Math.Min(standIn.Length, left);
-            responseWriter.Advance(advance);
-            left -= advance;
-        }
+            // Stand-ins for the file's bytes through Kestrel's writer: counted against Content-Length, dropped here.
+            _output.Discard(send.Count);
+            long advanced = 0;
+            while (advanced < send.Count)
+            {
+                var piece = Math.Min(FlushPieceBytes, send.Count - advanced);
+                var left = piece;
+                while (left > 0)
+                {
+                    var standIn = responseWriter.GetMemory();
+                    var advance = (int)Math.Min(standIn.Length, left);
+                    responseWriter.Advance(advance);
+                    left -= advance;
+                }
 
-        if (_output.Discarding)
+                advanced += piece;
+                if (_output.DiscardLeft != send.Count - advanced)
+                {
+                    // The stand-ins did not all reach this connection: a middleware between the response and Kestrel
+                    // kept them (they would reach the client as if they were the file), or Kestrel's output has already
+                    // ended. Checked before the piece's flush, so no file byte has left.
+                    _output.StopDiscarding();
+                    if (advanced == piece)
+                    {
+                        Withdraw(send);
+                        throw new InvalidOperationException("The response writer did not pass the file's bytes to the connection; sendfile cannot stand in for them.");
+                    }
+
+                    // Kestrel's output ended mid-chunk: the loop finishes the chunk it has started (or has stopped).
+                    await send.Done.Task;
+                    return false;
+                }
+
+                // Kestrel times this flush against its minimum response data rate; SendFileOutput's flush returns
+                // once the send loop has sent the file's bytes up to this piece's end.
+                send.FlushedUpTo = advanced;
+                var flush = await responseWriter.FlushAsync(cancellationToken);
+                // Had Kestrel's output already ended, its flush would not have reached this connection: wake the
+                // loop anyway (every byte before the chunk is flushed), so the wait below always ends.
+                _pipe.Reader.CancelPendingRead();
+                if (flush.IsCompleted || flush.IsCanceled)
+                {
+                    _output.StopDiscarding();
+                    await send.Done.Task;
+                    return false;
+                }
+            }
+
+            await send.Done.Task;
+            return true;
+        }
+        finally
         {
-            // The stand-ins did not all reach this connection: a middleware between the response and Kestrel kept
-            // them (they would reach the client as if they were the file), or Kestrel's output has already ended.
-            _output.StopDiscarding();
-            Withdraw(send);
-            throw new InvalidOperationException("The response writer did not pass the file's bytes to the connection; sendfile cannot stand in for them.");
+            Volatile.Write(ref _sending, null);
         }
-
-        // Kestrel times this flush against its minimum response data rate; SendFileOutput's flush returns once the
-        // send loop has sent the chunk.
-        var flush = await responseWriter.FlushAsync(cancellationToken);
-        // Had Kestrel's output already ended, its flush would not have reached this connection: wake the loop
-        // anyway (every byte before the chunk is flushed), so this wait always ends.
-        _pipe.Reader.CancelPendingRead();
-        await send.Done.Task;
-        return !flush.IsCompleted && !flush.IsCanceled;
     }
 
     /// <summary>What <see cref="SendFileOutput.FlushAsync"/> does: flush the pipe, then wait for a pending file's bytes.</summary>
     internal ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken)
     {
         var flush = _pipe.Writer.FlushAsync(cancellationToken);
-        var pending = Volatile.Read(ref _pending);
-        return pending is null ? flush : FlushThenSendFileAsync(flush, pending);
+        var sending = Volatile.Read(ref _sending);
+        return sending is null ? flush : FlushThenSendFileAsync(flush, sending);
     }
 
-    private async ValueTask<FlushResult> FlushThenSendFileAsync(ValueTask<FlushResult> flush, FileSend pending)
+    private async ValueTask<FlushResult> FlushThenSendFileAsync(ValueTask<FlushResult> flush, FileSend sending)
     {
         var result = await flush;
         // Wakes the send loop if it waits for bytes: none will come before the file's.
         _pipe.Reader.CancelPendingRead();
-        await pending.Done.Task;
+        await sending.WhenSentAsync(sending.FlushedUpTo);
         return result;
     }
 
@@ -184,12 +236,14 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     catch (Exception failed)
                     {
                         send.Done.TrySetException(failed);
+                        send.Finish();
                         throw;
                     }
 
                     SendFileMetrics.Sent(send.Count, _port);
                     Telemetry.FreightTelemetry.DownloadBytes.Add(send.Count);
                     send.Done.TrySetResult();
+                    send.Finish();
                 }
 
                 if (result.IsCompleted)
@@ -216,6 +270,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             }
 
             orphan?.Done.TrySetException(error ?? new ConnectionAbortedException("The connection stopped sending before the file's bytes."));
+            orphan?.Finish();
 
             // Completed without the error, as Kestrel's socket transport does on a reset: Kestrel's next flush then
             // sees a completed output and stops quietly. With the error, its TimingPipeFlusher logged every client
@@ -332,6 +387,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 if (sent > 0)
                 {
                     left -= sent;
+                    send.Progress(send.Count - left);
                     continue;
                 }
 
@@ -361,6 +417,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 await SendAllAsync(probe.AsMemory(0, read), send.CancellationToken);
                 offset += read;
                 left -= read;
+                send.Progress(send.Count - left);
             }
         }
         finally
@@ -385,7 +442,69 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
         public CancellationToken CancellationToken { get; } = cancellationToken;
 
+        private readonly Lock _progressGate = new();
+        private long _sent;
+        private long _awaited;
+        private bool _finished;
+        private TaskCompletionSource? _progress;
+
         // Continuations run on the pool: the send loop must not run the rest of a response inline.
         public TaskCompletionSource Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        /// <summary>The file's bytes whose stand-ins Kestrel has been asked to flush: what its flush waits for.</summary>
+        public long FlushedUpTo { get; set; }
+
+        /// <summary>The send loop's report: <paramref name="sent"/> of the file's bytes have left.</summary>
+        public void Progress(long sent)
+        {
+            TaskCompletionSource? reached = null;
+            lock (_progressGate)
+            {
+                _sent = sent;
+                if (_progress is not null && sent >= _awaited)
+                {
+                    reached = _progress;
+                    _progress = null;
+                }
+            }
+
+            reached?.TrySetResult();
+        }
+
+        /// <summary>The send has ended, sent or failed (<see cref="Done"/> says which): no wait for progress lasts.</summary>
+        public void Finish()
+        {
+            TaskCompletionSource? waiting;
+            lock (_progressGate)
+            {
+                _finished = true;
+                waiting = _progress;
+                _progress = null;
+            }
+
+            waiting?.TrySetResult();
+        }
+
+        /// <summary>Completes once <paramref name="bytes"/> of the file's bytes have left; the whole count is <see cref="Done"/>.</summary>
+        public Task WhenSentAsync(long bytes)
+        {
+            if (bytes >= Count)
+            {
+                return Done.Task;
+            }
+
+            lock (_progressGate)
+            {
+                if (_finished || _sent >= bytes)
+                {
+                    return Task.CompletedTask;
+                }
+
+                // Only a client slower than the loop gets here: one wait per 64 KiB piece.
+                _awaited = bytes;
+                _progress = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                return _progress.Task;
+            }
+        }
     }
 }

@@ -23,6 +23,9 @@ internal sealed class SendFileOutput(PipeWriter pipe, SendFileConnection connect
     /// <summary>True while written bytes still stand for file bytes.</summary>
     public bool Discarding => _discard > 0;
 
+    /// <summary>How many of the next written bytes still stand for file bytes.</summary>
+    public long DiscardLeft => _discard;
+
     /// <summary>The next <paramref name="count"/> bytes written stand for file bytes and are dropped.</summary>
     public void Discard(long count) => _discard = count;
 
