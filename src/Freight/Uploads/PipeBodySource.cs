@@ -1,0 +1,18 @@
+using System.IO.Pipelines;
+
+namespace Freight.Uploads;
+
+/// <summary>
+/// A whole request body (a PUT's, a tus PATCH's, the lab's) read in batches of at least
+/// <paramref name="batchBytes"/>: fewer, larger writes, each a gather write of the pipe's own segments.
+/// </summary>
+internal readonly struct PipeBodySource(PipeReader body, int batchBytes) : IUploadSource
+{
+    public async ValueTask<UploadChunk> ReadAsync(CancellationToken cancellationToken)
+    {
+        var result = await body.ReadAtLeastAsync(batchBytes, cancellationToken);
+        return new UploadChunk(result.Buffer, result.IsCompleted, result.IsCanceled);
+    }
+
+    public void Consumed(in UploadChunk chunk) => body.AdvanceTo(chunk.Data.End);
+}
