@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using Freight.Resumable;
 using Freight.Uploads;
 
@@ -10,6 +11,9 @@ namespace Freight.AspNetCore.Tus;
 /// </summary>
 internal readonly struct TusAppendSink(IResumableUploadAppender appender, TusChecksum? checksum) : IUploadSink
 {
+    // Pooled: the write completes asynchronously on a slow disk or S3, and an async method's state machine box
+    // would otherwise be allocated per chunk.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask WriteAsync(ReadOnlySequence<byte> data, CancellationToken cancellationToken)
     {
         await appender.WriteAsync(data, cancellationToken);

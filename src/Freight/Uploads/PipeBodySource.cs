@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 
 namespace Freight.Uploads;
 
@@ -8,6 +9,9 @@ namespace Freight.Uploads;
 /// </summary>
 internal readonly struct PipeBodySource(PipeReader body, int batchBytes) : IUploadSource
 {
+    // Pooled: the read completes asynchronously whenever the client is slower than the server, and an async
+    // method's state machine box would otherwise be allocated per chunk.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<UploadChunk> ReadAsync(CancellationToken cancellationToken)
     {
         var result = await body.ReadAtLeastAsync(batchBytes, cancellationToken);
