@@ -1,9 +1,11 @@
 using System.Buffers;
+using System.Diagnostics.Metrics;
 using System.IO.Hashing;
 using System.IO.Pipelines;
 using System.Security.Cryptography;
 using Freight.Digests;
 using Freight.Lab.Payload;
+using Freight.Telemetry;
 using Freight.Uploads;
 
 namespace Freight.Tests.Uploads;
@@ -141,5 +143,38 @@ public sealed class UploadPipelineTests
         Assert.True(rest.Buffer.IsEmpty);
         Assert.True(rest.IsCompleted);
         Assert.Equal(0, digests.Length);
+    }
+
+    [Fact]
+    public async Task CopyAsync_WithProtocolTag_CountsEveryByteReadUnderItAlsoTheRefusedChunk()
+    {
+        // A tag value of this test's own, so uploads counted by other tests running meanwhile are not summed.
+        var protocol = new KeyValuePair<string, object?>(FreightTelemetry.ProtocolTag, "test-" + Guid.NewGuid());
+        long counted = 0;
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == FreightTelemetry.Name && instrument.Name == "freight.upload.bytes")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
+        {
+            foreach (var tag in tags)
+            {
+                if (tag.Key == protocol.Key && Equals(tag.Value, protocol.Value))
+                {
+                    Interlocked.Add(ref counted, value);
+                }
+            }
+        });
+        listener.Start();
+        var pipe = await FilledPipeAsync(DeterministicPayload.Create(3000), 1000);
+
+        await Assert.ThrowsAsync<UploadTooLargeException>(() =>
+            UploadPipeline.CopyAsync(new PipeBodySource(pipe.Reader, 1000), new RecordingSink(), digests: null, maxBytes: 2500, protocol, CancellationToken.None).AsTask());
+
+        Assert.Equal(3000, Interlocked.Read(ref counted));
     }
 }
