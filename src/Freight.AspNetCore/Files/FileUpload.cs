@@ -1,4 +1,3 @@
-using System.IO.Pipelines;
 using Freight.Digests;
 using Freight.Files;
 using Freight.Multipart;
@@ -55,7 +54,7 @@ internal static class FileUpload
         var wantsSha256 = settings.AlwaysComputeSha256 || WantsSha256(request);
         using var digests = new StreamingDigests(Algorithms(contentDigests, reprDigests, md5, wantsSha256));
         await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
-        var computed = await CopyAsync(request.BodyReader, writer, digests, settings.MaxFileBytes, context.RequestAborted);
+        var computed = await CopyAsync(new PipeBodySource(request.BodyReader, UploadBatch.Bytes), writer, digests, settings.MaxFileBytes, FreightTelemetry.Put, context.RequestAborted);
         Verify(computed, contentDigests, reprDigests, md5);
         try
         {
@@ -77,79 +76,29 @@ internal static class FileUpload
         var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Multipart, key.Value);
         using var digests = new StreamingDigests([DigestAlgorithm.Sha256]);
         await using var writer = await store.BeginWriteAsync(key.Value, null, cancellationToken);
-        var computed = await CopySectionAsync(reader, writer, digests, maxFileBytes, cancellationToken);
+        var computed = await CopyAsync(new MultipartSectionSource(reader), writer, digests, maxFileBytes, FreightTelemetry.Multipart, cancellationToken);
         var info = await writer.CommitAsync(new ObjectCommit { ETag = computed.EntityTag, ContentType = contentType, Digests = Keep(computed) }, cancellationToken);
         telemetry.Complete(info.Length);
         return info;
     }
 
-    public static async ValueTask<ComputedDigests> CopyAsync(PipeReader body, IObjectWriter writer, StreamingDigests digests, long maxBytes, CancellationToken cancellationToken)
-    {
-        while (true)
-        {
-            var result = await body.ReadAtLeastAsync(UploadBatch.Bytes, cancellationToken);
-            var buffer = result.Buffer;
-            try
-            {
-                FreightTelemetry.UploadBytes.Add(buffer.Length, FreightTelemetry.Put);
-                if (writer.Length + buffer.Length > maxBytes)
-                {
-                    throw TooLarge(maxBytes);
-                }
-
-                digests.Append(buffer);
-                if (!buffer.IsEmpty)
-                {
-                    await writer.WriteAsync(buffer, cancellationToken);
-                }
-            }
-            finally
-            {
-                // Also when refused or the write failed: a read left open makes Kestrel's drain of the rest fail and log it.
-                body.AdvanceTo(buffer.End);
-            }
-
-            if (result.IsCanceled)
-            {
-                throw new OperationCanceledException("The body read was canceled before the upload ended.");
-            }
-
-            if (result.IsCompleted)
-            {
-                return digests.Complete();
-            }
-        }
-    }
-
-    public static async ValueTask<ComputedDigests> CopySectionAsync(MultipartPipeReader reader, IObjectWriter writer, StreamingDigests digests, long maxBytes, CancellationToken cancellationToken)
+    /// <summary>
+    /// One body through the upload pipeline into <paramref name="writer"/>, hashed as it goes; more than
+    /// <paramref name="maxBytes"/> is the 413 problem, and nothing is stored.
+    /// </summary>
+    private static async ValueTask<ComputedDigests> CopyAsync<TSource>(TSource source, IObjectWriter writer, StreamingDigests digests, long maxBytes, KeyValuePair<string, object?> protocol, CancellationToken cancellationToken)
+        where TSource : IUploadSource
     {
         try
         {
-            while (true)
-            {
-                var chunk = await reader.ReadSectionDataAsync(cancellationToken);
-                FreightTelemetry.UploadBytes.Add(chunk.Data.Length, FreightTelemetry.Multipart);
-                if (writer.Length + chunk.Data.Length > maxBytes)
-                {
-                    throw TooLarge(maxBytes);
-                }
-
-                digests.Append(chunk.Data);
-                if (!chunk.Data.IsEmpty)
-                {
-                    await writer.WriteAsync(chunk.Data, cancellationToken);
-                }
-
-                if (chunk.IsCompleted)
-                {
-                    return digests.Complete();
-                }
-            }
+            await UploadPipeline.CopyAsync(source, new ObjectWriterSink(writer), digests, maxBytes, protocol, cancellationToken);
         }
-        finally
+        catch (UploadTooLargeException)
         {
-            reader.ReleaseChunk();
+            throw TooLarge(maxBytes);
         }
+
+        return digests.Complete();
     }
 
     /// <summary>Every digest the client sent that differs from what arrived, as one 400 problem; nothing when all match.</summary>

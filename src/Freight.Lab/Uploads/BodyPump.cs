@@ -1,14 +1,18 @@
 using System.IO.Hashing;
 using System.IO.Pipelines;
 using Freight.Hashing;
+using Freight.Digests;
 using Freight.Storage;
+using Freight.Uploads;
 
 namespace Freight.Lab.Uploads;
 
 /// <summary>
-/// Freight's raw upload path: drains a <see cref="PipeReader"/> (the request's BodyReader), hashing
-/// each segment in place and handing whole read results to the writer (one gather write per read),
-/// so no byte is copied by Freight between the socket buffers and the file.
+/// The lab's upload loops. <see cref="CopyAsync(PipeReader, IObjectWriter?, CancellationToken)"/> is Freight's
+/// raw path, the product's <see cref="UploadPipeline"/>: whole read results hashed in place and handed to the
+/// writer (one gather write per read), so no byte is copied by Freight between the socket buffers and the file.
+/// The others reproduce the studies' stock loops (per-segment writes, stream reads of a fixed size) and stay
+/// apart on purpose: they are what the pipeline is measured against.
 /// </summary>
 public static class BodyPump
 {
@@ -17,49 +21,15 @@ public static class BodyPump
 
     /// <summary>
     /// Copies everything <paramref name="body"/> yields into <paramref name="writer"/> (or only hashes
-    /// it when <paramref name="writer"/> is null). The writer is not committed here.
+    /// it when <paramref name="writer"/> is null) through the product's own upload pipeline, as a PUT does.
+    /// The writer is not committed here.
     /// </summary>
     public static async ValueTask<UploadResult> CopyAsync(PipeReader body, IObjectWriter? writer, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(body);
-        var hasher = new XxHash128();
-        long length = 0;
-        while (true)
-        {
-            var result = await body.ReadAtLeastAsync(BatchBytes, cancellationToken);
-            var buffer = result.Buffer;
-            try
-            {
-                foreach (var segment in buffer)
-                {
-                    hasher.Append(segment.Span);
-                }
-
-                length += buffer.Length;
-
-                if (writer is not null && !buffer.IsEmpty)
-                {
-                    await writer.WriteAsync(buffer, cancellationToken);
-                }
-            }
-            finally
-            {
-                // Also when the write failed: a read left open makes Kestrel's drain of the rest fail and log it.
-                body.AdvanceTo(buffer.End);
-            }
-
-            if (result.IsCanceled)
-            {
-                throw new OperationCanceledException("The body read was canceled before the upload ended.");
-            }
-
-            if (result.IsCompleted)
-            {
-                break;
-            }
-        }
-
-        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
+        using var digests = new StreamingDigests();
+        var length = await UploadPipeline.CopyAsync(new PipeBodySource(body, BatchBytes), new LabSink(writer), digests, long.MaxValue, protocol: null, cancellationToken);
+        return new UploadResult(length, HashHex.ToHex(digests.Complete().ContentHash));
     }
 
     /// <summary>The plain pipe loop: whatever each read yields, one write per buffer segment.</summary>

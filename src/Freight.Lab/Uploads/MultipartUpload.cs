@@ -1,7 +1,8 @@
-using System.IO.Hashing;
+using Freight.Digests;
 using Freight.Hashing;
 using Freight.Multipart;
 using Freight.Storage;
+using Freight.Uploads;
 
 namespace Freight.Lab.Uploads;
 
@@ -10,41 +11,14 @@ public static class MultipartUpload
 {
     /// <summary>
     /// Hashes the section's bytes in place and writes each chunk (a slice of the request's own buffers)
-    /// to <paramref name="writer"/>, or only hashes when <paramref name="writer"/> is null.
+    /// to <paramref name="writer"/>, or only hashes when <paramref name="writer"/> is null: the product's
+    /// <see cref="UploadPipeline"/>, as a multipart file part of the files API runs it.
     /// </summary>
     public static async ValueTask<UploadResult> CopySectionAsync(MultipartPipeReader reader, IObjectWriter? writer, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(reader);
-        var hasher = new XxHash128();
-        long length = 0;
-        try
-        {
-            while (true)
-            {
-                var chunk = await reader.ReadSectionDataAsync(cancellationToken);
-                foreach (var segment in chunk.Data)
-                {
-                    hasher.Append(segment.Span);
-                }
-
-                length += chunk.Data.Length;
-
-                if (writer is not null && !chunk.Data.IsEmpty)
-                {
-                    await writer.WriteAsync(chunk.Data, cancellationToken);
-                }
-
-                if (chunk.IsCompleted)
-                {
-                    break;
-                }
-            }
-        }
-        finally
-        {
-            reader.ReleaseChunk();
-        }
-
-        return new UploadResult(length, HashHex.ToHex(hasher.GetCurrentHashAsUInt128()));
+        using var digests = new StreamingDigests();
+        var length = await UploadPipeline.CopyAsync(new MultipartSectionSource(reader), new LabSink(writer), digests, long.MaxValue, protocol: null, cancellationToken);
+        return new UploadResult(length, HashHex.ToHex(digests.Complete().ContentHash));
     }
 }
