@@ -32,12 +32,21 @@ public static class StaticSuite
     {
         if (quick || !full)
         {
-            return [.. FileSizes.SelectMany(size => new StaticScenario[]
-            {
-                new(StaticFiles, size, GoalConnections, Published: Study(size, GoalConnections, baseline: true)),
-                new(Freight, size, GoalConnections, Published: Study(size, GoalConnections, baseline: false)),
-                new(Nginx, size, GoalConnections, Published: NginxReference(size, GoalConnections)),
-            })];
+            // The goal rows, and the A/A control as in the full matrix (static/freight at 4 KiB, last in its group).
+            return [.. FileSizes.SelectMany(size => size == FileSizes[0]
+                ? new StaticScenario[]
+                {
+                    new(StaticFiles, size, GoalConnections, Published: Study(size, GoalConnections, baseline: true)),
+                    new(Freight, size, GoalConnections, Published: Study(size, GoalConnections, baseline: false)),
+                    new(Nginx, size, GoalConnections, Published: NginxReference(size, GoalConnections)),
+                    new(Freight, size, GoalConnections, AaCopy: true),
+                }
+                : new StaticScenario[]
+                {
+                    new(StaticFiles, size, GoalConnections, Published: Study(size, GoalConnections, baseline: true)),
+                    new(Freight, size, GoalConnections, Published: Study(size, GoalConnections, baseline: false)),
+                    new(Nginx, size, GoalConnections, Published: NginxReference(size, GoalConnections)),
+                })];
         }
 
         var rows = new List<StaticScenario>();
