@@ -40,7 +40,7 @@ public static class TransferRatios
             .MaxBy(r => r.BytesPerSecond?.Median ?? 0);
         if (best is not null)
         {
-            yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.0);
+            yield return Ratio("download-freight / best other download", "download/freight", Http1Memory64K, best.Scenario, Http1Memory64K, goal: 1.1);
 
             // Issue 20's cost goal beside it: against the same fastest other variant, no more server CPU per GiB.
             yield return CostRatio.ServerCpu(
@@ -71,7 +71,8 @@ public static class TransferRatios
         yield return Ratio("raw-stream 4K: freight pool / stock pool", "upload/raw-stream", "http h1 memory 4K", "upload/raw-stream", "http h1 memory 4K stock-pool");
         yield return Ratio("download-freight: freight pool / stock pool", "download/freight", Http1Memory64K, "download/freight", StockPool);
         yield return Ratio("upload-freight / tcp ceiling", "upload/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
-        yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.5);
+        // Issue 20 raised the download's ceiling goal from 0.5× to 0.9×, and its lead over the other variants from 1.0× to 1.1×.
+        yield return Ratio("download-freight / tcp ceiling", "download/freight", Http1Memory64K, TransferSuite.ProbeId, "tcp 1024K", goal: 0.9);
         if (AaControl.Ratio(results, r => r.BytesPerSecond) is { } control)
         {
             yield return control;
