@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using Freight.Bench.Scenarios;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Reports;

@@ -1,5 +1,5 @@
-using Freight.Bench.Micro;
 using Freight.Bench.Reports;
+using Freight.Bench.Suites.Micro;
 using Freight.Micro;
 
 namespace Freight.Bench.Tests.Micro;

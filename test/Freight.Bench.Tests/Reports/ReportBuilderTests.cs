@@ -1,6 +1,6 @@
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Static;
 
 namespace Freight.Bench.Tests.Reports;
 

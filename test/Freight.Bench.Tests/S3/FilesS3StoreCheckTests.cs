@@ -1,7 +1,7 @@
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Files;
 
 namespace Freight.Bench.Tests.S3;
 

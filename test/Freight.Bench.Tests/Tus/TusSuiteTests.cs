@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Freight.Bench.Reports;
-using Freight.Bench.Tus;
+using Freight.Bench.Suites.Tus;
 
 namespace Freight.Bench.Tests.Tus;
 

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Transfer;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Tests.Verdicts;

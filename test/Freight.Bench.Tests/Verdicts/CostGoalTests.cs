@@ -1,5 +1,6 @@
 using Freight.Bench.Reports;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Transfer;
 
 namespace Freight.Bench.Tests.Verdicts;
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Freight.Bench.Scenarios;
 
 namespace Freight.Bench.Reports.Output;
 

@@ -1,0 +1,41 @@
+using Freight.Bench.Reports;
+
+namespace Freight.Bench.Suites.Static;
+
+/// <summary>Issue 5's goals for study 4, from one run: Freight's file path against the stock ones and nginx.</summary>
+public static class StaticRatios
+{
+    public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        ScenarioResult? Row(string id, long size, string generator = StaticScenario.Engine) => results.FirstOrDefault(r =>
+            r.Scenario == id && r.Verified
+            && Convert.ToInt64(r.Parameters["fileBytes"], System.Globalization.CultureInfo.InvariantCulture) == size
+            && Convert.ToInt32(r.Parameters["connections"], System.Globalization.CultureInfo.InvariantCulture) == StaticSuite.GoalConnections
+            && (string)r.Parameters["generator"] == generator);
+
+        const int c = StaticSuite.GoalConnections;
+        foreach (var size in StaticSuite.FileSizes)
+        {
+            var label = $"{SizeText.Format(size)}, {c} conns";
+            var freight = Row(StaticSuite.Freight, size);
+            var stock = Row(StaticSuite.StaticFiles, size);
+            yield return RequestRate($"freight / staticfiles req/s, {label}", StaticSuite.Freight, StaticSuite.StaticFiles, freight, stock, size <= 16 * 1024 ? 1.15 : 1.0);
+            yield return new RatioResult($"freight / staticfiles allocation rate, {label}", StaticSuite.Freight, StaticSuite.StaticFiles,
+                freight?.Counters?.AllocationBytesPerSecond / stock?.Counters?.AllocationBytesPerSecond, Goal: 1.0, LowerIsBetter: true);
+            yield return RequestRate($"freight / results-file req/s, {label}", StaticSuite.Freight, StaticSuite.ResultsFile, freight, Row(StaticSuite.ResultsFile, size));
+            yield return RequestRate($"freight / nginx req/s, {label}", StaticSuite.Freight, StaticSuite.Nginx, freight, Row(StaticSuite.Nginx, size), size == 4 * 1024 ? 0.7 : null);
+            yield return RequestRate($"engine / wrk req/s on static/freight, {label}", "engine", "wrk", freight, Row(StaticSuite.Freight, size, StaticScenario.Wrk));
+        }
+
+        if (Verdicts.AaControl.Ratio(results, r => r.RequestsPerSecond) is { } control)
+        {
+            yield return control;
+        }
+    }
+
+    /// <summary>Requests/s of one row over another's: the medians' ratio, and the interval from their rounds.</summary>
+    private static RatioResult RequestRate(string name, string numerator, string denominator, ScenarioResult? top, ScenarioResult? bottom, double? goal = null) =>
+        new RatioResult(name, numerator, denominator, top?.RequestsPerSecond?.Median / bottom?.RequestsPerSecond?.Median, Goal: goal)
+            .WithRuns(top, bottom, r => r.RequestsPerSecond);
+}
