@@ -3,6 +3,7 @@ using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
+using Freight.Bench.Suites;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Load.Command;
@@ -30,33 +31,22 @@ public static class LoadReport
         var failures = FailuresByKind(result);
         var verified = result.Responses > 0 && failures.Count == 0;
 
-        var row = new ScenarioResult
-        {
-            Scenario = "load/" + options.Method.Method.ToLowerInvariant(),
-            Suite = "load",
-            Parameters = Parameters(settings),
-            Runs = 1,
-            Transfers = (int)Math.Min(int.MaxValue, result.Responses),
-            Verified = verified,
-            Error = verified ? null : Describe(result, failures),
-            BytesPerSecond = Summary.OfRuns([bytes / seconds]),
-            RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]),
-            StatusCodes = result.StatusCodes.ToDictionary(pair => pair.Key.ToString(CultureInfo.InvariantCulture), pair => pair.Value),
-            SocketErrors = result.SocketErrors,
-            Timeouts = result.Timeouts,
-            Errors = result.Errors + result.LengthFailures,
-            BadResponses = result.BadResponses,
-            FirstRequestSeconds = result.FirstResponseSeconds,
-            Failures = failures,
-        };
+        // The bench's summary path: the row's head, status counts and latency percentiles as every suite's.
+        var row = ScenarioSummary.Row("load/" + options.Method.Method.ToLowerInvariant(), "load", Parameters(settings), verified ? null : Describe(result, failures));
+        row.Runs = 1;
+        row.Transfers = (int)Math.Min(int.MaxValue, result.Responses);
+        row.BytesPerSecond = Summary.OfRuns([bytes / seconds]);
+        row.RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]);
+        row.StatusCodes = ScenarioSummary.StatusCodes(result.StatusCodes);
+        row.SocketErrors = result.SocketErrors;
+        row.Timeouts = result.Timeouts;
+        row.Errors = result.Errors + result.LengthFailures;
+        row.BadResponses = result.BadResponses;
+        row.FirstRequestSeconds = result.FirstResponseSeconds;
+        row.Failures = failures;
         if (result.Responses > 0)
         {
-            var latency = result.Latency;
-            row.LatencySeconds = new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds)
-            {
-                P999 = latency.P999Seconds,
-                Mean = latency.MeanSeconds,
-            };
+            row.LatencySeconds = ScenarioSummary.Latency(result.Latency);
         }
 
         var clientRss = MaxRss(measured.ClientSamples);

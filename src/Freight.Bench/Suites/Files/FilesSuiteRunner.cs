@@ -40,8 +40,6 @@ public sealed class FilesSuiteRunner(
     /// <summary>The bucket of peer/s3-direct's objects: apart from the store's, whose layout is the store's own.</summary>
     public const string DirectBucket = "s3-direct";
 
-    private const double GiB = 1024d * 1024 * 1024;
-
     /// <summary>Client read and request-body buffer: 1 MiB, so the client spends few calls per GiB on either side of the wire.</summary>
     private const int ClientBufferBytes = 1024 * 1024;
 
@@ -627,44 +625,9 @@ public sealed class FilesSuiteRunner(
             parameters["serverCpu"] = scenario.IsS3Direct ? "radosgw+ceph-osd" : "freight+radosgw+ceph-osd";
         }
 
-        var result = new ScenarioResult
-        {
-            Scenario = scenario.RowId,
-            Suite = FilesSuite.Name,
-            Parameters = parameters,
-            Verified = failure is null,
-            Error = failure,
-        };
-        if (result.FailsWithoutFigures(samples.Count))
-        {
-            return result;
-        }
-
-        var bytes = samples.Sum(s => s.Bytes);
-        result.Runs = samples.Count;
-        result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
-        result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
-        {
-            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
-        };
-        if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
-        {
-            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
-            result.Server = new SideCost(
-                samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
-                AllocatedBytesPerTransfer: scenario.IsPeer ? null : samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes),
-                StoreCpuSecondsPerGiB: samples.All(s => s.StoreCpuSeconds is not null) ? samples.Sum(s => s.StoreCpuSeconds!.Value) / (bytes / GiB) : null)
-            {
-                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
-                InstructionsPerByte = instructions.Total,
-                InstructionsPerByteSamples = instructions.PerRun,
-            };
-        }
-
-        return result;
+        var row = ScenarioSummary.Row(scenario.RowId, FilesSuite.Name, parameters, failure);
+        ScenarioSummary.AddTransfers(row, samples, scenario.IsPeer ? TransferFigures.PerRunCosts : TransferFigures.PerRunCosts | TransferFigures.ServerAllocations);
+        return row;
     }
 
     private sealed record LabAnswer(long Bytes, string Hash);

@@ -103,11 +103,10 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
 
     internal static ScenarioResult Summarize(JsonScenario scenario, List<JsonRunSample> samples, string? failure)
     {
-        var result = new ScenarioResult
-        {
-            Scenario = scenario.RowId,
-            Suite = JsonSuite.Name,
-            Parameters = new Dictionary<string, object>
+        var result = ScenarioSummary.Row(
+            scenario.RowId,
+            JsonSuite.Name,
+            new Dictionary<string, object>
             {
                 ["label"] = scenario.Describe(),
                 ["records"] = scenario.Records,
@@ -116,10 +115,8 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
                 ["protocol"] = "http/1.1",
                 ["direction"] = "download",
             },
-            Published = scenario.Published,
-            Verified = failure is null,
-            Error = failure,
-        };
+            failure,
+            scenario.Published);
 
         // A figure from a run whose bytes did not verify is not reported.
         if (result.FailsWithoutFigures(samples.Count))

@@ -109,27 +109,19 @@ public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progre
                 bytesPerSecond.Add(c.BytesPerOperation / (nanoseconds * 1e-9));
             }
 
-            rows.Add(new ScenarioResult
-            {
-                Scenario = c.Id,
-                Suite = MicroSuite.Name,
-                Parameters = parameters,
-                Runs = c.NanosecondsPerOperation.Count,
-                Verified = true,
-                BytesPerSecond = Summary.OfRuns(bytesPerSecond),
-            });
+            var row = ScenarioSummary.Row(c.Id, MicroSuite.Name, parameters, null);
+            row.Runs = c.NanosecondsPerOperation.Count;
+            row.BytesPerSecond = Summary.OfRuns(bytesPerSecond);
+            rows.Add(row);
         }
 
         foreach (var id in run.Failed)
         {
-            rows.Add(new ScenarioResult
-            {
-                Scenario = id,
-                Suite = MicroSuite.Name,
-                Parameters = new Dictionary<string, object> { ["label"] = id, ["job"] = run.Job },
-                Verified = false,
-                Error = "the case failed: its input did not verify or it threw (micro.log says which)",
-            });
+            rows.Add(ScenarioSummary.Row(
+                id,
+                MicroSuite.Name,
+                new Dictionary<string, object> { ["label"] = id, ["job"] = run.Job },
+                "the case failed: its input did not verify or it threw (micro.log says which)"));
         }
 
         return rows;
@@ -138,6 +130,6 @@ public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progre
     private (List<ScenarioResult>, List<RatioResult>, bool) Failed(string reason)
     {
         progress.Line(ProgressText.Sanitize($"micro: no figures: {reason}"));
-        return ([new ScenarioResult { Scenario = "micro", Suite = MicroSuite.Name, Parameters = new() { ["label"] = "bench/Freight.Micro" }, Verified = false, Error = reason }], [], false);
+        return ([ScenarioSummary.Row("micro", MicroSuite.Name, new Dictionary<string, object> { ["label"] = "bench/Freight.Micro" }, reason)], [], false);
     }
 }

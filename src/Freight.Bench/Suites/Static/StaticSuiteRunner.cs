@@ -1,4 +1,3 @@
-using System.Globalization;
 using Freight.Bench.Load;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
@@ -242,11 +241,10 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
 
     internal static ScenarioResult Summarize(StaticScenario scenario, ScenarioRuns runs, IReadOnlyCollection<RuntimeSample> samples)
     {
-        var result = new ScenarioResult
-        {
-            Scenario = scenario.RowId,
-            Suite = StaticSuite.Name,
-            Parameters = new Dictionary<string, object>
+        var result = ScenarioSummary.Row(
+            scenario.RowId,
+            StaticSuite.Name,
+            new Dictionary<string, object>
             {
                 ["label"] = scenario.Describe(),
                 ["fileBytes"] = scenario.FileBytes,
@@ -257,10 +255,8 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
                 ["protocol"] = "http/1.1",
                 ["mode"] = "closed-loop",
             },
-            Published = scenario.Published,
-            Verified = runs.Failure is null,
-            Error = runs.Failure,
-        };
+            runs.Failure,
+            scenario.Published);
         if (result.FailsWithoutFigures(runs.Runs.Count))
         {
             return result;
@@ -272,9 +268,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         result.RequestsPerSecond = Summary.OfRuns(list.Select(r => r.RequestsPerSecond).ToList());
         result.BytesPerSecond = Summary.OfRuns(list.Select(r => r.BytesPerSecond).ToList());
         result.FirstRequestSeconds = runs.FirstRequestSeconds;
-        result.StatusCodes = list.SelectMany(r => r.StatusCodes)
-            .GroupBy(pair => pair.Key.ToString(CultureInfo.InvariantCulture))
-            .ToDictionary(group => group.Key, group => group.Sum(pair => pair.Value));
+        result.StatusCodes = ScenarioSummary.StatusCodes(list.SelectMany(r => r.StatusCodes));
         result.SocketErrors = list.Sum(r => r.SocketErrors);
         result.Timeouts = list.Sum(r => r.Timeouts);
         result.Errors = list.Sum(r => r.Errors);
@@ -288,12 +282,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
                 merged.Merge(run.Histogram!);
             }
 
-            var latency = merged.Summarize();
-            result.LatencySeconds = new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds)
-            {
-                P999 = latency.P999Seconds,
-                Mean = latency.MeanSeconds,
-            };
+            result.LatencySeconds = ScenarioSummary.Latency(merged.Summarize());
         }
         else
         {

@@ -14,8 +14,6 @@ namespace Freight.Bench.Suites.Transfer;
 /// </summary>
 public sealed class TransferSuiteRunner(BenchOptions options, IBenchProgress progress)
 {
-    private const double GiB = 1024d * 1024 * 1024;
-
     /// <summary>
     /// The rows, their ratios, the suite's check (null when no row ran) and the scenarios that failed with why
     /// (the bench names them again after the report).
@@ -126,51 +124,14 @@ public sealed class TransferSuiteRunner(BenchOptions options, IBenchProgress pro
 
     internal static ScenarioResult Summarize(TransferScenario scenario, long payloadBytes, List<RunSample> samples, string? failure, double? ceiling)
     {
-        var result = new ScenarioResult
+        var row = ScenarioSummary.Row(scenario.RowId, TransferSuite.Name, Parameters(scenario, payloadBytes), failure, scenario.Published);
+        if (ScenarioSummary.AddTransfers(row, samples, TransferFigures.PerRunCosts | TransferFigures.ServerAllocations | TransferFigures.RuntimeCounters)
+            && ceiling is > 0 && scenario.Direction != TransferDirection.Probe)
         {
-            Scenario = scenario.RowId,
-            Parameters = Parameters(scenario, payloadBytes),
-            Published = scenario.Published,
-            Verified = failure is null,
-            Error = failure,
-        };
-
-        // A figure from a run whose bytes did not verify is not reported.
-        if (result.FailsWithoutFigures(samples.Count))
-        {
-            return result;
+            row.EfficiencyVsTcp = row.BytesPerSecond!.Median / ceiling;
         }
 
-        var bytes = samples.Sum(s => s.Bytes);
-        result.Runs = samples.Count;
-        result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
-        result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
-        result.EfficiencyVsTcp = ceiling is > 0 && scenario.Direction != TransferDirection.Probe ? result.BytesPerSecond!.Median / ceiling : null;
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
-        {
-            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
-        };
-        if (scenario.Direction != TransferDirection.Probe && samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
-        {
-            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
-            result.Server = new SideCost(
-                samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
-                AllocatedBytesPerTransfer: samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
-                Gen0: samples.Sum(s => s.ServerAfter!.Gen0Collections - s.ServerBefore!.Gen0Collections),
-                Gen1: samples.Sum(s => s.ServerAfter!.Gen1Collections - s.ServerBefore!.Gen1Collections),
-                Gen2: samples.Sum(s => s.ServerAfter!.Gen2Collections - s.ServerBefore!.Gen2Collections),
-                ThreadPoolThreadsMax: samples.Max(s => s.ServerAfter!.ThreadPoolThreads),
-                DiskBytesWritten: samples.All(s => s.ServerAfter!.DiskWriteBytes >= 0) ? samples.Sum(s => s.ServerAfter!.DiskWriteBytes - s.ServerBefore!.DiskWriteBytes) : null,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes))
-            {
-                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
-                InstructionsPerByte = instructions.Total,
-                InstructionsPerByteSamples = instructions.PerRun,
-            };
-        }
-
-        return result;
+        return row;
     }
 
     private static Dictionary<string, object> Parameters(TransferScenario scenario, long payloadBytes)

@@ -22,8 +22,6 @@ namespace Freight.Bench.Suites.Tus;
 /// </summary>
 public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
 {
-    private const double GiB = 1024d * 1024 * 1024;
-
     /// <summary>Reads of 1 MiB when hashing a stored file: the hash (tens of GB/s), not the calls, sets the pace.</summary>
     private const int HashBufferBytes = 1024 * 1024;
 
@@ -306,33 +304,9 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
             parameters["requestsPerTransfer"] = 1 + (int)((scenario.PayloadBytes + chunk - 1) / chunk);
         }
 
-        var result = new ScenarioResult
-        {
-            Scenario = scenario.RowId,
-            Suite = TusSuite.Name,
-            Parameters = parameters,
-            Verified = failure is null,
-            Error = failure,
-        };
-        if (result.FailsWithoutFigures(samples.Count))
-        {
-            return result;
-        }
-
-        var bytes = samples.Sum(s => s.Bytes);
-        result.Runs = samples.Count;
-        result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers);
-        if (samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
-        {
-            result.Server = new SideCost(
-                samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
-                AllocatedBytesPerTransfer: scenario.IsPeer ? null : samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes));
-        }
-
-        return result;
+        var row = ScenarioSummary.Row(scenario.RowId, TusSuite.Name, parameters, failure);
+        ScenarioSummary.AddTransfers(row, samples, scenario.IsPeer ? TransferFigures.None : TransferFigures.ServerAllocations);
+        return row;
     }
 
     /// <summary>The tus peer when it runs; what the console says about it; why it failed when it is there but did not start.</summary>
