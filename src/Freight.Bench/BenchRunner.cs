@@ -7,6 +7,7 @@ using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
+using Freight.Bench.Results;
 using Freight.Bench.Suites.Files;
 using Freight.Bench.Suites.Json;
 using Freight.Bench.Suites.Micro;

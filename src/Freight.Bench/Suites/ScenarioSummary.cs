@@ -2,6 +2,7 @@ using System.Globalization;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Suites;
 
@@ -37,7 +38,7 @@ internal static class ScenarioSummary
     private const double GiB = 1024d * 1024 * 1024;
 
     /// <summary>A row without figures yet: verified unless <paramref name="failure"/> says why not.</summary>
-    public static ScenarioResult Row(string scenario, string suite, Dictionary<string, object> parameters, string? failure, PublishedFigure? published = null) => new()
+    public static ScenarioResult Row(string scenario, string suite, ScenarioParameters parameters, string? failure, PublishedFigure? published = null) => new()
     {
         Scenario = scenario,
         Suite = suite,

@@ -3,7 +3,7 @@ using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
-using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Suites.Files;
 using Freight.Bench.Suites.Json;
 using Freight.Bench.Suites.Static;

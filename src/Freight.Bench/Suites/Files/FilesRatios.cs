@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Suites.Files;
@@ -59,6 +60,5 @@ public static class FilesRatios
 
     /// <summary>The verified row of <paramref name="size"/>, or null when there is none.</summary>
     private static ScenarioResult? Row(IReadOnlyList<ScenarioResult> results, string id, long size) =>
-        results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], System.Globalization.CultureInfo.InvariantCulture) == size);
+        results.FirstOrDefault(r => r.Scenario == id && r.Verified && r.Parameters.PayloadBytes == size);
 }

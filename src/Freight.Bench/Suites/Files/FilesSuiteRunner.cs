@@ -9,6 +9,7 @@ using Freight.Bench.Measure;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Suites.Transfer;
 using Freight.Hashing;
 using Freight.Lab.Payload;
@@ -602,27 +603,27 @@ public sealed class FilesSuiteRunner(
     /// <param name="rgwVersion">The S3 server's version on <c>--store s3</c> (null without one).</param>
     internal static ScenarioResult Summarize(FilesScenario scenario, List<RunSample> samples, string? failure, string? rgwVersion)
     {
-        var parameters = new Dictionary<string, object>
+        var parameters = new ScenarioParameters
         {
-            ["label"] = scenario.Describe(),
-            ["payloadBytes"] = scenario.PayloadBytes,
-            ["direction"] = scenario.IsUpload ? "upload" : "download",
-            ["server"] = scenario.IsS3Direct ? "rgw" : scenario.IsPeer ? "nginx" : "freight",
-            ["store"] = scenario.Store,
-            ["scheme"] = "http",
-            ["protocol"] = "http/1.1",
-            ["clientBufferBytes"] = ClientBufferBytes,
+            Label = scenario.Describe(),
+            PayloadBytes = scenario.PayloadBytes,
+            Direction = scenario.IsUpload ? "upload" : "download",
+            Server = scenario.IsS3Direct ? "rgw" : scenario.IsPeer ? "nginx" : "freight",
+            Store = scenario.Store,
+            Scheme = "http",
+            Protocol = "http/1.1",
+            ClientBufferBytes = ClientBufferBytes,
         };
         if (scenario.Store == FilesSuite.S3Store)
         {
-            parameters["s3Server"] = "ceph-rgw-memstore";
+            parameters.S3Server = "ceph-rgw-memstore";
             if (rgwVersion is not null)
             {
-                parameters["rgwVersion"] = rgwVersion;
+                parameters.RgwVersion = rgwVersion;
             }
 
             // Whose CPU the row's server cost counts (see MeasureAsync).
-            parameters["serverCpu"] = scenario.IsS3Direct ? "radosgw+ceph-osd" : "freight+radosgw+ceph-osd";
+            parameters.ServerCpu = scenario.IsS3Direct ? "radosgw+ceph-osd" : "freight+radosgw+ceph-osd";
         }
 
         var row = ScenarioSummary.Row(scenario.RowId, FilesSuite.Name, parameters, failure);

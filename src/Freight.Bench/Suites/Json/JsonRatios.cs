@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Suites.Json;
@@ -10,7 +11,7 @@ public static class JsonRatios
     {
         ArgumentNullException.ThrowIfNull(results);
         ScenarioResult? Row(string id, int concurrency) =>
-            results.FirstOrDefault(r => r.Scenario == id && r.Verified && (int)r.Parameters["concurrency"] == concurrency);
+            results.FirstOrDefault(r => r.Scenario == id && r.Verified && r.Parameters.Concurrency == concurrency);
 
         // A speedup is the slower row's p50 time over the faster's: its interval pairs the runs' own p50s.
         RatioResult Speedup(string name, string faster, string slower, int concurrency, double? published = null, double? goal = null)

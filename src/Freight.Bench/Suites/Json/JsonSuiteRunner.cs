@@ -4,6 +4,7 @@ using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Suites.Json;
@@ -106,14 +107,14 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         var result = ScenarioSummary.Row(
             scenario.RowId,
             JsonSuite.Name,
-            new Dictionary<string, object>
+            new ScenarioParameters
             {
-                ["label"] = scenario.Describe(),
-                ["records"] = scenario.Records,
-                ["concurrency"] = scenario.Concurrency,
-                ["scheme"] = "http",
-                ["protocol"] = "http/1.1",
-                ["direction"] = "download",
+                Label = scenario.Describe(),
+                Records = scenario.Records,
+                Concurrency = scenario.Concurrency,
+                Scheme = "http",
+                Protocol = "http/1.1",
+                Direction = "download",
             },
             failure,
             scenario.Published);
@@ -127,7 +128,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         var outcomes = samples.SelectMany(s => s.Outcomes).ToList();
         var bytes = outcomes.Sum(o => o.Bytes);
         var responses = outcomes.Count;
-        result.Parameters["bodyBytes"] = outcomes[0].Bytes;
+        result.Parameters.BodyBytes = outcomes[0].Bytes;
         result.Runs = samples.Count;
         result.Transfers = responses;
         result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.Outcomes.Sum(o => o.Bytes) / s.Seconds).ToList());

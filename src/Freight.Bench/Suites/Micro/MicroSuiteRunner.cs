@@ -2,6 +2,7 @@ using System.Text.Json;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Suites.Micro;
 
@@ -89,18 +90,18 @@ public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progre
         var rows = new List<ScenarioResult>();
         foreach (var c in run.Cases)
         {
-            var parameters = new Dictionary<string, object>
+            var parameters = new ScenarioParameters
             {
-                ["label"] = c.Label,
-                ["benchmark"] = c.Benchmark,
-                ["input"] = c.Input,
-                ["bytesPerOperation"] = c.BytesPerOperation,
-                ["job"] = run.Job,
-                ["clock"] = run.Clock,
+                Label = c.Label,
+                Benchmark = c.Benchmark,
+                Input = c.Input,
+                BytesPerOperation = c.BytesPerOperation,
+                Job = run.Job,
+                Clock = run.Clock,
             };
             if (c.AllocatedBytesPerOperation is { } allocated)
             {
-                parameters["allocatedBytesPerOperation"] = allocated;
+                parameters.AllocatedBytesPerOperation = allocated;
             }
 
             var bytesPerSecond = new List<double>(c.NanosecondsPerOperation.Count);
@@ -120,7 +121,7 @@ public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progre
             rows.Add(ScenarioSummary.Row(
                 id,
                 MicroSuite.Name,
-                new Dictionary<string, object> { ["label"] = id, ["job"] = run.Job },
+                new ScenarioParameters { Label = id, Job = run.Job },
                 "the case failed: its input did not verify or it threw (micro.log says which)"));
         }
 
@@ -130,6 +131,6 @@ public sealed class MicroSuiteRunner(BenchOptions options, IBenchProgress progre
     private (List<ScenarioResult>, List<RatioResult>, bool) Failed(string reason)
     {
         progress.Line(ProgressText.Sanitize($"micro: no figures: {reason}"));
-        return ([ScenarioSummary.Row("micro", MicroSuite.Name, new Dictionary<string, object> { ["label"] = "bench/Freight.Micro" }, reason)], [], false);
+        return ([ScenarioSummary.Row("micro", MicroSuite.Name, new ScenarioParameters { Label = "bench/Freight.Micro" }, reason)], [], false);
     }
 }

@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Suites.Static;
 
@@ -10,9 +11,9 @@ public static class StaticRatios
         ArgumentNullException.ThrowIfNull(results);
         ScenarioResult? Row(string id, long size, string generator = StaticScenario.Engine) => results.FirstOrDefault(r =>
             r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["fileBytes"], System.Globalization.CultureInfo.InvariantCulture) == size
-            && Convert.ToInt32(r.Parameters["connections"], System.Globalization.CultureInfo.InvariantCulture) == StaticSuite.GoalConnections
-            && (string)r.Parameters["generator"] == generator);
+            && r.Parameters.FileBytes == size
+            && r.Parameters.Connections == StaticSuite.GoalConnections
+            && r.Parameters.Generator == generator);
 
         const int c = StaticSuite.GoalConnections;
         foreach (var size in StaticSuite.FileSizes)

@@ -4,6 +4,7 @@ using Freight.Bench.Measure;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Lab.Metrics;
 using Freight.Lab.Payload;
 
@@ -244,16 +245,16 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var result = ScenarioSummary.Row(
             scenario.RowId,
             StaticSuite.Name,
-            new Dictionary<string, object>
+            new ScenarioParameters
             {
-                ["label"] = scenario.Describe(),
-                ["fileBytes"] = scenario.FileBytes,
-                ["connections"] = scenario.Connections,
-                ["generator"] = scenario.Generator,
-                ["server"] = scenario.IsPeer ? "nginx" : "freight",
-                ["scheme"] = "http",
-                ["protocol"] = "http/1.1",
-                ["mode"] = "closed-loop",
+                Label = scenario.Describe(),
+                FileBytes = scenario.FileBytes,
+                Connections = scenario.Connections,
+                Generator = scenario.Generator,
+                Server = scenario.IsPeer ? "nginx" : "freight",
+                Scheme = "http",
+                Protocol = "http/1.1",
+                Mode = "closed-loop",
             },
             runs.Failure,
             scenario.Published);

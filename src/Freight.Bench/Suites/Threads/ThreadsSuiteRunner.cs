@@ -2,6 +2,7 @@ using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Suites.Threads;
@@ -106,7 +107,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
         }
 
         var engine = engineRuns.OrderBy(r => r.RequestsPerSecond).ElementAt(engineRuns.Count / 2);
-        var parameters = new Dictionary<string, object> { ["label"] = $"{EngineCheckConnections} conns {rounds}×{seconds} s", ["connections"] = EngineCheckConnections, ["rounds"] = rounds, ["scheme"] = "http", ["protocol"] = "http/1.1" };
+        var parameters = new ScenarioParameters { Label = $"{EngineCheckConnections} conns {rounds}×{seconds} s", Connections = EngineCheckConnections, Rounds = rounds, Scheme = "http", Protocol = "http/1.1" };
         var check = ScenarioSummary.Row(EngineCheckId, ThreadsSuite.Name, parameters, null);
         check.Runs = rounds;
         check.Transfers = (int)engineRuns.Sum(r => r.Responses);
@@ -121,7 +122,10 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
         if (wrkRates.Count > 0)
         {
             // wrk reports no per-response status here; its row is a rate, not a verified transfer.
-            var wrk = ScenarioSummary.Row("peer/wrk", ThreadsSuite.Name, new Dictionary<string, object>(parameters) { ["target"] = EngineCheckId, ["threads"] = 1 }, null);
+            var wrkParameters = parameters.Copy();
+            wrkParameters.Target = EngineCheckId;
+            wrkParameters.Threads = 1;
+            var wrk = ScenarioSummary.Row("peer/wrk", ThreadsSuite.Name, wrkParameters, null);
             wrk.Runs = wrkRates.Count;
             wrk.RequestsPerSecond = Summary.OfRuns(wrkRates);
             rows.Add(wrk);
@@ -173,16 +177,16 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
         var row = ScenarioSummary.Row(
             scenario.Id,
             ThreadsSuite.Name,
-            new Dictionary<string, object>
+            new ScenarioParameters
             {
-                ["label"] = scenario.Describe(),
-                ["delayMs"] = scenario.DelayMs,
-                ["rampFrom"] = scenario.RampFrom,
-                ["rampTo"] = scenario.RampTo,
-                ["rampSeconds"] = scenario.RampSeconds,
-                ["mode"] = "closed-loop",
-                ["scheme"] = "http",
-                ["protocol"] = "http/1.1",
+                Label = scenario.Describe(),
+                DelayMs = scenario.DelayMs,
+                RampFrom = scenario.RampFrom,
+                RampTo = scenario.RampTo,
+                RampSeconds = scenario.RampSeconds,
+                Mode = "closed-loop",
+                Scheme = "http",
+                Protocol = "http/1.1",
             },
             onlyOk ? null : $"non-200 answers: {string.Join(", ", load.StatusCodes.Keys)}",
             scenario.Published);

@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Suites.Transfer;
@@ -14,7 +15,7 @@ public static class TransferRatios
         ArgumentNullException.ThrowIfNull(results);
 
         ScenarioResult? Row(string id, string label) =>
-            results.FirstOrDefault(r => r.Scenario == id && (string)r.Parameters["label"] == label && r.Verified);
+            results.FirstOrDefault(r => r.Scenario == id && r.Parameters.Label == label && r.Verified);
 
         RatioResult Ratio(string name, string numerator, string numeratorLabel, string denominator, string denominatorLabel, double? published = null, double? goal = null)
         {
@@ -36,7 +37,7 @@ public static class TransferRatios
 
         // download/freight against the best of every other download variant (same scheme and protocol).
         var best = results
-            .Where(r => r.Scenario.StartsWith("download/", StringComparison.Ordinal) && r.Scenario != "download/freight" && !AaControl.IsCopy(r.Scenario) && (string)r.Parameters["label"] == Http1Memory64K && r.Verified)
+            .Where(r => r.Scenario.StartsWith("download/", StringComparison.Ordinal) && r.Scenario != "download/freight" && !AaControl.IsCopy(r.Scenario) && r.Parameters.Label == Http1Memory64K && r.Verified)
             .MaxBy(r => r.BytesPerSecond?.Median ?? 0);
         if (best is not null)
         {

@@ -3,6 +3,7 @@ using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Suites.Transfer;
 
@@ -134,27 +135,27 @@ public sealed class TransferSuiteRunner(BenchOptions options, IBenchProgress pro
         return row;
     }
 
-    private static Dictionary<string, object> Parameters(TransferScenario scenario, long payloadBytes)
+    private static ScenarioParameters Parameters(TransferScenario scenario, long payloadBytes)
     {
-        var parameters = new Dictionary<string, object>
+        var parameters = new ScenarioParameters
         {
-            ["label"] = scenario.Describe(),
-            ["payloadBytes"] = payloadBytes,
-            ["clientBufferBytes"] = scenario.ClientBufferBytes,
+            Label = scenario.Describe(),
+            PayloadBytes = payloadBytes,
+            ClientBufferBytes = scenario.ClientBufferBytes,
         };
         if (scenario.Direction != TransferDirection.Probe)
         {
-            parameters["scheme"] = scenario.Scheme;
-            parameters["protocol"] = scenario.Protocol;
-            parameters["direction"] = scenario.Direction == TransferDirection.Upload ? "upload" : "download";
-            parameters["server"] = scenario.Server;
+            parameters.Scheme = scenario.Scheme;
+            parameters.Protocol = scenario.Protocol;
+            parameters.Direction = scenario.Direction == TransferDirection.Upload ? "upload" : "download";
+            parameters.Server = scenario.Server;
         }
 
         if (scenario.Direction == TransferDirection.Upload)
         {
-            parameters["source"] = scenario.Source;
-            parameters["contentLength"] = scenario.ChunkedBody ? "chunked" : "known";
-            parameters["sink"] = scenario.Sink;
+            parameters.Source = scenario.Source;
+            parameters.ContentLength = scenario.ChunkedBody ? "chunked" : "known";
+            parameters.Sink = scenario.Sink;
         }
 
         return parameters;

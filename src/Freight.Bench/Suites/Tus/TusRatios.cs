@@ -1,5 +1,5 @@
-using System.Globalization;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Suites.Tus;
 
@@ -10,8 +10,8 @@ public static class TusRatios
     {
         ArgumentNullException.ThrowIfNull(results);
         ScenarioResult? Row(string id, int? chunk) => results.FirstOrDefault(r => r.Scenario == id && r.Verified
-            && Convert.ToInt64(r.Parameters["payloadBytes"], CultureInfo.InvariantCulture) == size
-            && (r.Parameters.TryGetValue("chunkBytes", out var c) ? Convert.ToInt32(c, CultureInfo.InvariantCulture) : (int?)null) == chunk);
+            && r.Parameters.PayloadBytes == size
+            && r.Parameters.ChunkBytes == chunk);
 
         var label = $"{SizeText.Format(TusSuite.GoalChunkBytes)} chunks, {SizeText.Format(size)}";
         var tus = Row(TusSuite.Upload, TusSuite.GoalChunkBytes);

@@ -8,6 +8,7 @@ using Freight.Bench.Measure;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Suites.Files;
 using Freight.Lab.Payload;
 using Freight.Storage;
@@ -288,20 +289,20 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
 
     internal static ScenarioResult Summarize(TusScenario scenario, List<RunSample> samples, string? failure)
     {
-        var parameters = new Dictionary<string, object>
+        var parameters = new ScenarioParameters
         {
-            ["label"] = scenario.Describe(),
-            ["payloadBytes"] = scenario.PayloadBytes,
-            ["direction"] = "upload",
-            ["server"] = scenario.IsPeer ? "tus-node" : "freight",
-            ["scheme"] = "http",
-            ["protocol"] = "http/1.1",
-            ["clientBufferBytes"] = TusUploadClient.ClientBufferBytes,
+            Label = scenario.Describe(),
+            PayloadBytes = scenario.PayloadBytes,
+            Direction = "upload",
+            Server = scenario.IsPeer ? "tus-node" : "freight",
+            Scheme = "http",
+            Protocol = "http/1.1",
+            ClientBufferBytes = TusUploadClient.ClientBufferBytes,
         };
         if (scenario.ChunkBytes is { } chunk)
         {
-            parameters["chunkBytes"] = chunk;
-            parameters["requestsPerTransfer"] = 1 + (int)((scenario.PayloadBytes + chunk - 1) / chunk);
+            parameters.ChunkBytes = chunk;
+            parameters.RequestsPerTransfer = 1 + (int)((scenario.PayloadBytes + chunk - 1) / chunk);
         }
 
         var row = ScenarioSummary.Row(scenario.RowId, TusSuite.Name, parameters, failure);
