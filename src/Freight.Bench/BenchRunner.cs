@@ -212,7 +212,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             if (!options.NoReport)
             {
-                await WriteHtmlReportAsync(jsonPath, cancellationToken);
+                await WriteHtmlReportAsync(report, jsonPath, cancellationToken);
             }
 
             foreach (var (scenario, reason) in failures)
@@ -230,15 +230,18 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         }
     }
 
-    /// <summary>The HTML report beside the result JSON; a report that cannot be written is said, not fatal: the JSON is the result.</summary>
-    private async Task WriteHtmlReportAsync(string jsonPath, CancellationToken cancellationToken)
+    /// <summary>
+    /// The HTML report beside the result JSON, rendered from the report in memory (the page <c>freight report</c> makes of
+    /// that file); a report that cannot be written is said, not fatal: the JSON is the result.
+    /// </summary>
+    private async Task WriteHtmlReportAsync(BenchReport report, string jsonPath, CancellationToken cancellationToken)
     {
         try
         {
-            var html = await HtmlReport.WriteAsync(jsonPath, cancellationToken: cancellationToken);
+            var html = await HtmlReport.WriteAsync(report, Path.GetFileName(jsonPath), Path.ChangeExtension(jsonPath, ".html"), cancellationToken);
             await output.WriteLineAsync($"report: {html}");
         }
-        catch (Exception failure) when (failure is InvalidDataException or IOException or UnauthorizedAccessException)
+        catch (Exception failure) when (failure is IOException or UnauthorizedAccessException)
         {
             await output.WriteLineAsync(ProgressText.Sanitize($"report: not written: {failure.Message}"));
         }
