@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using Freight.Bench.Micro;
+using Freight.Bench.Suites.Micro;
 
 namespace Freight.Micro;
 

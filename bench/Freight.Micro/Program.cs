@@ -1,6 +1,6 @@
 using System.Text.Json;
 using BenchmarkDotNet.Running;
-using Freight.Bench.Micro;
+using Freight.Bench.Suites.Micro;
 using Freight.Micro;
 using Freight.Micro.Hashing;
 using Freight.Micro.Headers;

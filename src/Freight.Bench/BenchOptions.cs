@@ -1,7 +1,11 @@
 using System.Globalization;
-using Freight.Bench.Micro;
-using Freight.Bench.Scenarios;
-using Freight.Bench.Tus;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Json;
+using Freight.Bench.Suites.Micro;
+using Freight.Bench.Suites.Static;
+using Freight.Bench.Suites.Threads;
+using Freight.Bench.Suites.Transfer;
+using Freight.Bench.Suites.Tus;
 using Freight.Lab.Payload;
 
 namespace Freight.Bench;

@@ -3,13 +3,18 @@ using System.Net;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
-using Freight.Bench.Micro;
 using Freight.Bench.Peers;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
-using Freight.Bench.Scenarios;
-using Freight.Bench.Tus;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Json;
+using Freight.Bench.Suites.Micro;
+using Freight.Bench.Suites.Static;
+using Freight.Bench.Suites.Threads;
+using Freight.Bench.Suites.Transfer;
+using Freight.Bench.Suites.Tus;
 
 namespace Freight.Bench;
 
@@ -23,8 +28,6 @@ namespace Freight.Bench;
 /// </summary>
 public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchProgress? progress = null)
 {
-    private const double GiB = 1024d * 1024 * 1024;
-
     private readonly IBenchProgress _progress = progress ?? new PlainProgress(output);
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
@@ -33,7 +36,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         var work = Directory.CreateTempSubdirectory("freight-bench-");
         try
         {
-            var candidates = SelectScenarios();
+            var candidates = TransferSuiteRunner.Select(options);
             var runJson = options.Suites.Contains(JsonSuite.Name);
             var runStatic = options.Suites.Contains(StaticSuite.Name);
             var runFiles = options.Suites.Contains(FilesSuite.Name);
@@ -94,46 +97,15 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             };
 
             _progress.Line($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");
-            if (scenarios.Count > 0)
+            var transfer = await new TransferSuiteRunner(options, _progress).RunAsync(scenarios, servers, probe, cancellationToken);
+            report.Results.AddRange(transfer.Results);
+            report.Ratios.AddRange(transfer.Ratios);
+            if (transfer.Check is not null)
             {
-                _progress.SuiteStarted(
-                    TransferSuite.Name,
-                    $"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB",
-                    InterleavedRuns.PlannedSeconds(scenarios.Count, options));
+                report.SuiteChecks.Add(transfer.Check);
             }
 
-            var live = _progress.Live;
-            var measured = await InterleavedRuns.RunAsync(
-                scenarios,
-                options,
-                _progress,
-                s => (s.RowId, s.Describe()),
-                (scenario, seconds) => MeasureAsync(scenario, seconds, scenario.Direction == TransferDirection.Probe ? null : servers[scenario.Server], probe!, live, cancellationToken),
-                goals: (samplesSoFar, level) =>
-                {
-                    var rows = scenarios.Select(s => Summarize(s, options.PayloadBytes, samplesSoFar[s], null, null)).ToList();
-                    return GoalCheck<TransferScenario>.Of(scenarios, rows, TransferRatios.Compute(scenarios, rows), level);
-                });
-            var (samples, failures) = measured;
-
-            var ceiling = samples.FirstOrDefault(p => p.Key.Direction == TransferDirection.Probe).Value is { Count: > 0 } probeRuns
-                ? Summary.Of(probeRuns.Select(s => s.BytesPerSecond).ToList())?.Median
-                : null;
-            foreach (var scenario in scenarios)
-            {
-                var row = Summarize(scenario, options.PayloadBytes, samples[scenario], failures.GetValueOrDefault(scenario), ceiling);
-                report.Results.Add(row);
-                _progress.RowFinished(row);
-            }
-
-            if (scenarios.Count > 0)
-            {
-                var ratios = TransferRatios.Compute(scenarios, report.Results).Select(r => r.WithStop(measured.Stop, measured.RunsAdded)).ToList();
-                report.Ratios.AddRange(ratios);
-                report.SuiteChecks.Add(SuiteCheck.Of(TransferSuite.Name, ratios, measured.Stop, measured.Passes, options.MaxSeconds));
-                _progress.SuiteFinished();
-            }
-
+            var failures = transfer.Failures;
             var jsonVerified = true;
             if (runJson)
             {
@@ -240,7 +212,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 
             if (!options.NoReport)
             {
-                await WriteHtmlReportAsync(jsonPath, cancellationToken);
+                await WriteHtmlReportAsync(report, jsonPath, cancellationToken);
             }
 
             foreach (var (scenario, reason) in failures)
@@ -258,15 +230,18 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
         }
     }
 
-    /// <summary>The HTML report beside the result JSON; a report that cannot be written is said, not fatal: the JSON is the result.</summary>
-    private async Task WriteHtmlReportAsync(string jsonPath, CancellationToken cancellationToken)
+    /// <summary>
+    /// The HTML report beside the result JSON, rendered from the report in memory (the page <c>freight report</c> makes of
+    /// that file); a report that cannot be written is said, not fatal: the JSON is the result.
+    /// </summary>
+    private async Task WriteHtmlReportAsync(BenchReport report, string jsonPath, CancellationToken cancellationToken)
     {
         try
         {
-            var html = await HtmlReport.WriteAsync(jsonPath, cancellationToken: cancellationToken);
+            var html = await HtmlReport.WriteAsync(report, Path.GetFileName(jsonPath), Path.ChangeExtension(jsonPath, ".html"), cancellationToken);
             await output.WriteLineAsync($"report: {html}");
         }
-        catch (Exception failure) when (failure is InvalidDataException or IOException or UnauthorizedAccessException)
+        catch (Exception failure) when (failure is IOException or UnauthorizedAccessException)
         {
             await output.WriteLineAsync(ProgressText.Sanitize($"report: not written: {failure.Message}"));
         }
@@ -347,127 +322,5 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             peer.ProcessorAffinity = 1;
             Process.GetCurrentProcess().ProcessorAffinity = 2;
         }
-    }
-
-    private List<TransferScenario> SelectScenarios()
-    {
-        var all = options.Suites.Contains(TransferSuite.Name) ? TransferSuite.Create(options.Full) : [];
-        var selected = all
-            .Where(s => s.Direction == TransferDirection.Probe || options.Target is null || s.Server == TransferScenario.FreightServer)
-            .Where(s => options.Matches(s.Id) || s.Direction == TransferDirection.Probe)
-            .ToList();
-
-        // The probe alone is no transfer suite, unless it was asked for.
-        var probeAsked = options.Filter is not null && options.Matches(TransferSuite.ProbeId);
-        return selected.Any(s => s.Direction != TransferDirection.Probe) || probeAsked ? selected : [];
-    }
-
-    private static async Task<RunSample> MeasureAsync(TransferScenario scenario, double seconds, ServerUnderTest? server, TcpLoopbackProbe probe, LiveCounters live, CancellationToken cancellationToken)
-    {
-        var perf = server?.Instructions is { } counter ? await counter.StartAsync(cancellationToken) : null;
-        var serverBefore = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
-        var cpuBefore = Environment.CpuUsage.TotalTime;
-        var allocatedBefore = GC.GetTotalAllocatedBytes();
-        var firstBytes = new List<double>();
-        long bytes = 0;
-        var count = 0;
-        double busy = 0;
-        var clock = Stopwatch.StartNew();
-        do
-        {
-            var outcome = server is null
-                ? await probe.TransferAsync(cancellationToken)
-                : await server.Transfers.RunAsync(scenario, cancellationToken);
-            bytes += outcome.Bytes;
-            busy += outcome.Seconds;
-            count++;
-            live.AddVerified(outcome.Bytes);
-            if (outcome.TimeToFirstByteSeconds is { } firstByte)
-            {
-                firstBytes.Add(firstByte);
-            }
-        }
-        while (clock.Elapsed.TotalSeconds < seconds);
-
-        var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
-        var allocated = GC.GetTotalAllocatedBytes() - allocatedBefore;
-        var serverAfter = server is null ? null : await server.Metrics.CaptureAsync(cancellationToken);
-        var instructions = perf is null ? null : (await perf.StopAsync()).Instructions;
-        return new RunSample(bytes, count, busy, Summary.Of(firstBytes)?.Median, cpu, allocated, serverBefore, serverAfter, ServerInstructions: instructions);
-    }
-
-    private static ScenarioResult Summarize(TransferScenario scenario, long payloadBytes, List<RunSample> samples, string? failure, double? ceiling)
-    {
-        var result = new ScenarioResult
-        {
-            Scenario = scenario.RowId,
-            Parameters = Parameters(scenario, payloadBytes),
-            Published = scenario.Published,
-            Verified = failure is null,
-            Error = failure,
-        };
-
-        // A figure from a run whose bytes did not verify is not reported.
-        if (result.FailsWithoutFigures(samples.Count))
-        {
-            return result;
-        }
-
-        var bytes = samples.Sum(s => s.Bytes);
-        result.Runs = samples.Count;
-        result.Transfers = samples.Sum(s => s.Transfers);
-        result.BytesPerSecond = Summary.OfRuns(samples.Select(s => s.BytesPerSecond).ToList());
-        result.TimeToFirstByteSeconds = Summary.Of(samples.Where(s => s.MedianTimeToFirstByteSeconds.HasValue).Select(s => s.MedianTimeToFirstByteSeconds!.Value).ToList());
-        result.EfficiencyVsTcp = ceiling is > 0 && scenario.Direction != TransferDirection.Probe ? result.BytesPerSecond!.Median / ceiling : null;
-        result.Client = new SideCost(samples.Sum(s => s.ClientCpuSeconds) / (bytes / GiB), AllocatedBytesPerTransfer: samples.Sum(s => (double)s.ClientAllocatedBytes) / result.Transfers)
-        {
-            CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ClientCpuSecondsPerGiB)],
-        };
-        if (scenario.Direction != TransferDirection.Probe && samples.All(s => s.ServerBefore is not null && s.ServerAfter is not null))
-        {
-            var instructions = RunSample.ServerInstructionsPerByteOf(samples);
-            result.Server = new SideCost(
-                samples.Sum(s => s.ServerAfter!.CpuSeconds - s.ServerBefore!.CpuSeconds) / (bytes / GiB),
-                AllocatedBytesPerTransfer: samples.Sum(s => (double)(s.ServerAfter!.AllocatedBytes - s.ServerBefore!.AllocatedBytes)) / result.Transfers,
-                Gen0: samples.Sum(s => s.ServerAfter!.Gen0Collections - s.ServerBefore!.Gen0Collections),
-                Gen1: samples.Sum(s => s.ServerAfter!.Gen1Collections - s.ServerBefore!.Gen1Collections),
-                Gen2: samples.Sum(s => s.ServerAfter!.Gen2Collections - s.ServerBefore!.Gen2Collections),
-                ThreadPoolThreadsMax: samples.Max(s => s.ServerAfter!.ThreadPoolThreads),
-                DiskBytesWritten: samples.All(s => s.ServerAfter!.DiskWriteBytes >= 0) ? samples.Sum(s => s.ServerAfter!.DiskWriteBytes - s.ServerBefore!.DiskWriteBytes) : null,
-                WorkingSetBytesMax: samples.Max(s => s.ServerAfter!.WorkingSetBytes))
-            {
-                CpuSecondsPerGiBSamples = [.. samples.Select(s => s.ServerCpuSecondsPerGiB!.Value)],
-                InstructionsPerByte = instructions.Total,
-                InstructionsPerByteSamples = instructions.PerRun,
-            };
-        }
-
-        return result;
-    }
-
-    private static Dictionary<string, object> Parameters(TransferScenario scenario, long payloadBytes)
-    {
-        var parameters = new Dictionary<string, object>
-        {
-            ["label"] = scenario.Describe(),
-            ["payloadBytes"] = payloadBytes,
-            ["clientBufferBytes"] = scenario.ClientBufferBytes,
-        };
-        if (scenario.Direction != TransferDirection.Probe)
-        {
-            parameters["scheme"] = scenario.Scheme;
-            parameters["protocol"] = scenario.Protocol;
-            parameters["direction"] = scenario.Direction == TransferDirection.Upload ? "upload" : "download";
-            parameters["server"] = scenario.Server;
-        }
-
-        if (scenario.Direction == TransferDirection.Upload)
-        {
-            parameters["source"] = scenario.Source;
-            parameters["contentLength"] = scenario.ChunkedBody ? "chunked" : "known";
-            parameters["sink"] = scenario.Sink;
-        }
-
-        return parameters;
     }
 }

@@ -1,5 +1,8 @@
 using Freight.Bench;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Json;
+using Freight.Bench.Suites.Static;
+using Freight.Bench.Suites.Transfer;
 
 namespace Freight.Bench.Tests;
 

@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests;
 

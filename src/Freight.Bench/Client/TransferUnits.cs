@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Client;
 

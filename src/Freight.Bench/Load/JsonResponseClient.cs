@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.IO.Hashing;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Json;
 using Freight.Lab.Json;
 
 namespace Freight.Bench.Load;

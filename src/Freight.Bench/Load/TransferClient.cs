@@ -4,7 +4,7 @@ using System.IO.Hashing;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using Freight.Bench.Peers;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Transfer;
 using Freight.Hashing;
 
 namespace Freight.Bench.Load;

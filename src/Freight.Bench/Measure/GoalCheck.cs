@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Measure;

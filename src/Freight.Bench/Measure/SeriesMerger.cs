@@ -1,5 +1,6 @@
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;

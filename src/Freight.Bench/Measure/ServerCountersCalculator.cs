@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Measure;

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using Amazon.S3;
+using Freight.Bench.Suites.Files;
 
 namespace Freight.Bench.Peers;
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Peers;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Progress;
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Progress;
 
@@ -22,7 +23,7 @@ internal static class ProgressText
     public static string Row(ScenarioResult row)
     {
         ArgumentNullException.ThrowIfNull(row);
-        var label = row.Parameters.TryGetValue("label", out var value) ? value.ToString() ?? "" : "";
+        var label = row.Parameters.Label ?? "";
         return Row(row.Scenario, label, Figures(row));
     }
 

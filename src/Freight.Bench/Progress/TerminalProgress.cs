@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Progress;
 

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
 

@@ -1,5 +1,4 @@
-using System.Globalization;
-using System.Text.Json;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
 
@@ -13,22 +12,15 @@ internal readonly record struct CompareKey(string Scenario, string Label)
 
     public static string LabelOf(ScenarioResult result)
     {
-        if (result.Parameters.TryGetValue("label", out var label) && Text(label) is { Length: > 0 } text)
+        ArgumentNullException.ThrowIfNull(result);
+        if (result.Parameters.Label is { Length: > 0 } label)
         {
-            return text;
+            return label;
         }
 
-        return string.Join(", ", result.Parameters.OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={Text(p.Value)}"));
+        // Texts are the values as the JSON has them: a row built in memory and the same row read from its file agree.
+        return string.Join(", ", result.Parameters.Texts().OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
     }
 
     public override string ToString() => Label.Length == 0 ? Scenario : $"{Scenario} — {Label}";
-
-    // A loaded file holds JsonElements; a report built in memory holds strings and numbers.
-    private static string Text(object? value) => value switch
-    {
-        null => "",
-        JsonElement { ValueKind: JsonValueKind.String } e => e.GetString() ?? "",
-        JsonElement e => e.GetRawText(),
-        _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
-    };
 }

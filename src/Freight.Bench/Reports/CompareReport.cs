@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
 

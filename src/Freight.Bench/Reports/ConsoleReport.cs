@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
 
@@ -24,7 +25,7 @@ public static class ConsoleReport
         };
         foreach (var r in report.Results.Where(r => r.Suite is "transfer" or "files" or "tus"))
         {
-            var label = (string)r.Parameters["label"];
+            var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.BytesPerSecond is null)
             {
                 rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", Published(r), ""]);
@@ -139,14 +140,14 @@ public static class ConsoleReport
         };
         foreach (var r in report.Results.Where(r => r.Suite == "micro"))
         {
-            var label = (string)r.Parameters["label"];
+            var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.BytesPerSecond is null)
             {
                 rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", ""]);
                 continue;
             }
 
-            var seconds = Number(r.Parameters["bytesPerOperation"]) / r.BytesPerSecond.Median;
+            var seconds = (r.Parameters.BytesPerOperation ?? 0) / r.BytesPerSecond.Median;
             rows.Add(
             [
                 r.Scenario,
@@ -154,7 +155,7 @@ public static class ConsoleReport
                 F(r.BytesPerSecond.Median / 1e9, "0.00"),
                 $"{F(r.BytesPerSecond.Min / 1e9, "0.00")}–{F(r.BytesPerSecond.Max / 1e9, "0.00")}",
                 seconds >= 1e-3 ? F(seconds * 1e3, "0.000") + " ms" : seconds >= 1e-6 ? F(seconds * 1e6, "0.000") + " µs" : F(seconds * 1e9, "0.0") + " ns",
-                r.Parameters.TryGetValue("allocatedBytesPerOperation", out var allocated) ? F(Number(allocated), "0") : "",
+                r.Parameters.AllocatedBytesPerOperation is { } allocated ? F(allocated, "0") : "",
             ]);
         }
 
@@ -170,7 +171,7 @@ public static class ConsoleReport
         };
         foreach (var r in report.Results.Where(r => r.Suite == "json"))
         {
-            var label = (string)r.Parameters["label"];
+            var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.LatencySeconds is null)
             {
                 rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", Published(r), ""]);
@@ -211,7 +212,7 @@ public static class ConsoleReport
             rows.Add(
             [
                 r.Scenario,
-                (string)r.Parameters["label"],
+                r.Parameters.Label ?? "",
                 r.Transfers.ToString(CultureInfo.InvariantCulture),
                 r.RequestsPerSecond is { } q ? F(q.Median, "0.0") : "",
                 l is null ? "" : F(l.P50, "0.00"),
@@ -238,7 +239,7 @@ public static class ConsoleReport
         };
         foreach (var r in report.Results.Where(r => r.Suite == "static"))
         {
-            var label = (string)r.Parameters["label"];
+            var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.RequestsPerSecond is null)
             {
                 rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
@@ -335,10 +336,6 @@ public static class ConsoleReport
         F(v, unit == " GB/s" ? "0.0" : unit != "×" ? "0" : Math.Abs(v) < 0.1 ? "0.0000" : Math.Abs(v) < 10 ? "0.000" : "0.0");
 
     private static string Published(ScenarioResult r) => r.Published is { } p ? $"{F(p.Value, "0.#")} {p.Unit} ({p.Label})" : "";
-
-    /// <summary>A numeric parameter as the bench set it, or as a result file read back gives it (a JSON number).</summary>
-    private static double Number(object value) =>
-        value is System.Text.Json.JsonElement json ? json.GetDouble() : Convert.ToDouble(value, CultureInfo.InvariantCulture);
 
     private static string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
 
@@ -21,7 +22,7 @@ public static class SeriesCsv
         var stem = Path.ChangeExtension(jsonPath, null);
         foreach (var result in report.Results)
         {
-            if (result.Suite != Scenarios.ThreadsSuite.Name || result.Series is not { Count: > 0 } series)
+            if (result.Suite != Suites.Threads.ThreadsSuite.Name || result.Series is not { Count: > 0 } series)
             {
                 continue;
             }

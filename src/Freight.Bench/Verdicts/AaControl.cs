@@ -1,5 +1,5 @@
-using System.Globalization;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Verdicts;
 
@@ -63,10 +63,10 @@ public static class AaControl
             return false;
         }
 
-        foreach (var (key, value) in a.Parameters)
+        var others = b.Parameters.Texts().ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+        foreach (var (key, value) in a.Parameters.Texts())
         {
-            if (!b.Parameters.TryGetValue(key, out var other)
-                || Convert.ToString(value, CultureInfo.InvariantCulture) != Convert.ToString(other, CultureInfo.InvariantCulture))
+            if (!others.TryGetValue(key, out var other) || value != other)
             {
                 return false;
             }

@@ -1,4 +1,5 @@
 using Freight.Bench.Load.Engine;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Load;
 

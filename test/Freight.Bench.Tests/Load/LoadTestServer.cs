@@ -9,6 +9,9 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
+// Freight.Bench.Results (the result model) would hide ASP.NET Core's Results from code in Freight.Bench.Tests.
+using HttpResults = Microsoft.AspNetCore.Http.Results;
+
 namespace Freight.Bench.Tests.Load;
 
 /// <summary>
@@ -68,16 +71,16 @@ internal sealed class LoadTestServer : IAsyncDisposable
         var server = new LoadTestServer(app);
 
         app.MapGet("/ok", () => "ok");
-        app.MapGet("/status/{code:int}", (int code) => Results.StatusCode(code));
+        app.MapGet("/status/{code:int}", (int code) => HttpResults.StatusCode(code));
         app.MapGet("/stall", server.StallAsync);
         app.MapGet("/chunked", WriteChunkedAsync);
-        app.MapGet("/large", () => Results.Bytes(LargeBody, "application/octet-stream"));
+        app.MapGet("/large", () => HttpResults.Bytes(LargeBody, "application/octet-stream"));
         app.MapGet("/close", (HttpContext context) =>
         {
             context.Response.Headers.Connection = "close";
             return "closing";
         });
-        app.MapGet("/missing", () => Results.Text(MissingBody, statusCode: 404));
+        app.MapGet("/missing", () => HttpResults.Text(MissingBody, statusCode: 404));
         app.MapGet("/pattern", (HttpContext context, int? wrongEvery) => server.WritePatternAsync(context, wrongEvery, chunked: false));
         app.MapGet("/pattern/chunked", (HttpContext context, int? wrongEvery) => server.WritePatternAsync(context, wrongEvery, chunked: true));
 

@@ -1,6 +1,7 @@
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Tests.Progress;
 
 namespace Freight.Bench.Tests.Measure;

@@ -1,5 +1,6 @@
-using Freight.Bench.Micro;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Micro;
 using Freight.Micro;
 
 namespace Freight.Bench.Tests.Micro;
@@ -21,7 +22,7 @@ public sealed class MicroSuiteTests
         Assert.True(row.Verified);
         Assert.Equal(2, row.Runs);
         Assert.Equal([Body / 1e-3, Body / 2e-3], row.BytesPerSecond!.Samples!);
-        Assert.Equal(Body, row.Parameters["bytesPerOperation"]);
+        Assert.Equal(Body, row.Parameters.BytesPerOperation);
     }
 
     [Fact]

@@ -1,7 +1,7 @@
 using System.Net;
 using Freight.Bench.Load;
 using Freight.Bench.Peers;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Transfer;
 
 namespace Freight.Bench.Tests.Peers;
 

@@ -1,5 +1,6 @@
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Progress;
 
@@ -77,7 +78,7 @@ public sealed class PlainProgressTests
         progress.RowFinished(new ScenarioResult
         {
             Scenario = "download/freight",
-            Parameters = new Dictionary<string, object> { ["label"] = "http h1 memory 64K" },
+            Parameters = new ScenarioParameters { Label = "http h1 memory 64K" },
             Verified = false,
             Error = "3 bytes short",
         });

@@ -1,5 +1,6 @@
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Progress;
 
@@ -197,7 +198,7 @@ public sealed class TerminalProgressTests
     internal static ScenarioResult Row(string id, string label, double mibPerSecond) => new()
     {
         Scenario = id,
-        Parameters = new Dictionary<string, object> { ["label"] = label },
+        Parameters = new ScenarioParameters { Label = label },
         Verified = true,
         Runs = 3,
         Transfers = 12,

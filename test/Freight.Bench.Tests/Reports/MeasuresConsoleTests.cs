@@ -1,4 +1,5 @@
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -46,7 +47,7 @@ public sealed class MeasuresConsoleTests
             new ScenarioResult
             {
                 Scenario = "download/freight",
-                Parameters = new Dictionary<string, object> { ["label"] = "http h1 memory 64K" },
+                Parameters = new ScenarioParameters { Label = "http h1 memory 64K" },
                 Runs = 5,
                 Verified = true,
                 BytesPerSecond = Summary.OfRuns([2e9, 2e9, 2e9, 2e9, 2e9]),

@@ -1,6 +1,7 @@
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Static;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -205,7 +206,7 @@ public sealed class ReportBuilderTests
         {
             Scenario = scenario,
             Suite = StaticSuite.Name,
-            Parameters = new Dictionary<string, object> { ["label"] = label, ["fileBytes"] = 4096, ["connections"] = 32 },
+            Parameters = new ScenarioParameters { Label = label, FileBytes = 4096, Connections = 32 },
             Runs = 2,
             Verified = true,
             RequestsPerSecond = new Summary(20_000, 19_000, 21_000),
@@ -283,7 +284,7 @@ public sealed class ReportBuilderTests
     private static ScenarioResult Row(string scenario, string label, double bytesPerSecond, PublishedFigure? published = null) => new()
     {
         Scenario = scenario,
-        Parameters = new Dictionary<string, object> { ["label"] = label },
+        Parameters = new ScenarioParameters { Label = label },
         Runs = 1,
         Verified = true,
         BytesPerSecond = new Summary(bytesPerSecond, bytesPerSecond, bytesPerSecond),

@@ -1,7 +1,7 @@
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Files;
 
 namespace Freight.Bench.Tests.S3;
 
@@ -43,8 +43,8 @@ public sealed class FilesS3StoreCheckTests(RgwPeer rgw) : IClassFixture<RgwPeer>
             {
                 Assert.True(rows[id].Verified, rows[id].Error);
                 Assert.True(rows[id].BytesPerSecond!.Median > 0, id);
-                Assert.Equal("rgw", rows[id].Parameters["server"]);
-                Assert.Equal(rgw.Server.Version, rows[id].Parameters["rgwVersion"]);
+                Assert.Equal("rgw", rows[id].Parameters.Server);
+                Assert.Equal(rgw.Server.Version, rows[id].Parameters.RgwVersion);
             }
 
             Assert.All(ratios, r => Assert.Null(r.Value));

@@ -3,7 +3,8 @@ using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Progress;
 using Freight.Bench.Reports;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Files;
 
 namespace Freight.Bench.Tests.S3;
 
@@ -102,7 +103,7 @@ public sealed class FilesS3SuiteTests
                 Assert.False(r.Verified);
                 Assert.Null(r.BytesPerSecond);
                 Assert.Equal("RGW (the S3 server) is not available: scripts/install-rgw.sh failed: needs root", r.Error);
-                Assert.Equal("s3", r.Parameters["store"]);
+                Assert.Equal("s3", r.Parameters.Store);
             });
             Assert.All(ratios, r => Assert.Null(r.Value));
             Assert.Contains("needs root", console.ToString(), StringComparison.Ordinal);
@@ -187,7 +188,7 @@ public sealed class FilesS3SuiteTests
     {
         Scenario = id,
         Suite = FilesSuite.Name,
-        Parameters = new Dictionary<string, object> { ["payloadBytes"] = size },
+        Parameters = new ScenarioParameters { PayloadBytes = size },
         Verified = true,
         BytesPerSecond = new Summary(bytesPerSecond, bytesPerSecond, bytesPerSecond),
     };

@@ -1,4 +1,4 @@
-using Freight.Bench.Scenarios;
+using Freight.Bench.Suites.Files;
 
 namespace Freight.Bench.Tests.S3;
 

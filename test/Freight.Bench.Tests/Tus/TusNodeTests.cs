@@ -4,7 +4,7 @@ using System.Net.Sockets;
 using System.Text.Json;
 using Freight.Bench.Load;
 using Freight.Bench.Peers;
-using Freight.Bench.Tus;
+using Freight.Bench.Suites.Tus;
 using Freight.Lab.Payload;
 
 namespace Freight.Bench.Tests.Tus;

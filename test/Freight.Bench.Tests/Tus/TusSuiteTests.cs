@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Freight.Bench.Reports;
-using Freight.Bench.Tus;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Tus;
 
 namespace Freight.Bench.Tests.Tus;
 
@@ -110,10 +111,10 @@ public sealed class TusSuiteTests
     {
         ScenarioResult Row(string id, long size, int? chunk, double rate, bool verified = true)
         {
-            var parameters = new Dictionary<string, object> { ["label"] = "", ["payloadBytes"] = size };
+            var parameters = new ScenarioParameters { Label = "", PayloadBytes = size };
             if (chunk is { } c)
             {
-                parameters["chunkBytes"] = c;
+                parameters.ChunkBytes = c;
             }
 
             return new ScenarioResult { Scenario = id, Suite = "tus", Parameters = parameters, Verified = verified, BytesPerSecond = new Summary(rate, rate, rate) };

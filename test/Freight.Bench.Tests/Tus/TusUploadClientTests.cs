@@ -2,8 +2,8 @@ using System.IO.Hashing;
 using System.Net;
 using System.Text.RegularExpressions;
 using Freight.Bench.Load;
+using Freight.Bench.Suites.Tus;
 using Freight.Bench.Tests.Client;
-using Freight.Bench.Tus;
 using Freight.Lab.Payload;
 using Freight.Storage;
 

@@ -3,7 +3,8 @@ using System.Text.Json.Nodes;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Transfer;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Tests.Verdicts;
@@ -294,7 +295,7 @@ public sealed class AaControlTests
     private static ScenarioResult Row(string id, double[] runs) => new()
     {
         Scenario = id,
-        Parameters = new Dictionary<string, object> { ["label"] = Label },
+        Parameters = new ScenarioParameters { Label = Label },
         Verified = true,
         Runs = runs.Length,
         BytesPerSecond = Summary.OfRuns(runs),

@@ -1,5 +1,7 @@
 using Freight.Bench.Reports;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Transfer;
 
 namespace Freight.Bench.Tests.Verdicts;
 
@@ -108,7 +110,7 @@ public sealed class CostGoalTests
     {
         Scenario = id,
         Suite = FilesSuite.Name,
-        Parameters = new Dictionary<string, object> { ["payloadBytes"] = Size },
+        Parameters = new ScenarioParameters { PayloadBytes = Size },
         Verified = true,
         BytesPerSecond = Summary.OfRuns([1e9, 1e9, 1e9, 1e9, 1e9]),
         Server = new SideCost(cpuSecondsPerGiB) { CpuSecondsPerGiBSamples = perRun },
@@ -117,7 +119,7 @@ public sealed class CostGoalTests
     private static ScenarioResult Transfer(string id, double mibPerSecond, double[] cpuPerRun) => new()
     {
         Scenario = id,
-        Parameters = new Dictionary<string, object> { ["label"] = "http h1 memory 64K" },
+        Parameters = new ScenarioParameters { Label = "http h1 memory 64K" },
         Verified = true,
         BytesPerSecond = Summary.OfRuns([.. cpuPerRun.Select(_ => mibPerSecond * 1048576)]),
         Server = new SideCost(Mean(cpuPerRun)) { CpuSecondsPerGiBSamples = cpuPerRun },

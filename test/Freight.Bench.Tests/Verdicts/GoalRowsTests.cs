@@ -1,5 +1,7 @@
 using Freight.Bench.Reports;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
+using Freight.Bench.Suites.Files;
+using Freight.Bench.Suites.Json;
 
 namespace Freight.Bench.Tests.Verdicts;
 
@@ -74,7 +76,7 @@ public sealed class GoalRowsTests
     {
         Scenario = id,
         Suite = JsonSuite.Name,
-        Parameters = new Dictionary<string, object> { ["label"] = "80k records c=1", ["concurrency"] = 1 },
+        Parameters = new ScenarioParameters { Label = "80k records c=1", Concurrency = 1 },
         Verified = true,
         LatencySeconds = new Percentiles(p50s.Order().ElementAt(2), 0, 0, 0, 0) { P50Runs = p50s },
         Server = new SideCost(null, AllocatedBytesPerTransfer: allocations[0]) { AllocatedBytesPerTransferRuns = allocations },
@@ -84,7 +86,7 @@ public sealed class GoalRowsTests
     {
         Scenario = id,
         Suite = FilesSuite.Name,
-        Parameters = new Dictionary<string, object> { ["payloadBytes"] = Size },
+        Parameters = new ScenarioParameters { PayloadBytes = Size },
         Verified = true,
         BytesPerSecond = rates,
     };

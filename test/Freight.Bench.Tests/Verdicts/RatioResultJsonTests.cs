@@ -1,6 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Tests.Verdicts;
@@ -56,7 +57,7 @@ public sealed class RatioResultJsonTests
             Machine = new MachineInfo(2, "linux", ".NET 10", "cpu"),
             Settings = new BenchSettings(["transfer"], true, 5, 1, 0.5, 1024, false, "embedded"),
         };
-        report.Results.Add(new ScenarioResult { Scenario = "a", Parameters = new() { ["label"] = "x" }, BytesPerSecond = Summary.OfRuns(Faster) });
+        report.Results.Add(new ScenarioResult { Scenario = "a", Parameters = new() { Label = "x" }, BytesPerSecond = Summary.OfRuns(Faster) });
         report.Ratios.Add(new RatioResult("a / b", "a", "b", 2.0, Goal: 2.05).WithRuns(Faster, Slower));
 
         var text = JsonSerializer.Serialize(report, BenchReport.JsonOptions);

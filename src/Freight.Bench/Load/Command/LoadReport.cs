@@ -3,6 +3,8 @@ using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
+using Freight.Bench.Suites;
 using Freight.Lab.Metrics;
 
 namespace Freight.Bench.Load.Command;
@@ -30,33 +32,22 @@ public static class LoadReport
         var failures = FailuresByKind(result);
         var verified = result.Responses > 0 && failures.Count == 0;
 
-        var row = new ScenarioResult
-        {
-            Scenario = "load/" + options.Method.Method.ToLowerInvariant(),
-            Suite = "load",
-            Parameters = Parameters(settings),
-            Runs = 1,
-            Transfers = (int)Math.Min(int.MaxValue, result.Responses),
-            Verified = verified,
-            Error = verified ? null : Describe(result, failures),
-            BytesPerSecond = Summary.OfRuns([bytes / seconds]),
-            RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]),
-            StatusCodes = result.StatusCodes.ToDictionary(pair => pair.Key.ToString(CultureInfo.InvariantCulture), pair => pair.Value),
-            SocketErrors = result.SocketErrors,
-            Timeouts = result.Timeouts,
-            Errors = result.Errors + result.LengthFailures,
-            BadResponses = result.BadResponses,
-            FirstRequestSeconds = result.FirstResponseSeconds,
-            Failures = failures,
-        };
+        // The bench's summary path: the row's head, status counts and latency percentiles as every suite's.
+        var row = ScenarioSummary.Row("load/" + options.Method.Method.ToLowerInvariant(), "load", Parameters(settings), verified ? null : Describe(result, failures));
+        row.Runs = 1;
+        row.Transfers = (int)Math.Min(int.MaxValue, result.Responses);
+        row.BytesPerSecond = Summary.OfRuns([bytes / seconds]);
+        row.RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]);
+        row.StatusCodes = ScenarioSummary.StatusCodes(result.StatusCodes);
+        row.SocketErrors = result.SocketErrors;
+        row.Timeouts = result.Timeouts;
+        row.Errors = result.Errors + result.LengthFailures;
+        row.BadResponses = result.BadResponses;
+        row.FirstRequestSeconds = result.FirstResponseSeconds;
+        row.Failures = failures;
         if (result.Responses > 0)
         {
-            var latency = result.Latency;
-            row.LatencySeconds = new Percentiles(latency.P50Seconds, latency.P75Seconds, latency.P90Seconds, latency.P99Seconds, latency.MaxSeconds)
-            {
-                P999 = latency.P999Seconds,
-                Mean = latency.MeanSeconds,
-            };
+            row.LatencySeconds = ScenarioSummary.Latency(result.Latency);
         }
 
         var clientRss = MaxRss(measured.ClientSamples);
@@ -115,7 +106,7 @@ public static class LoadReport
         ArgumentNullException.ThrowIfNull(output);
         var p = row.Parameters;
         var text = new System.Text.StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p["url"]}  {p["protocol"]}, {p["connections"]} connections, {p["mode"]}, {result.Elapsed.TotalSeconds:0.00} s");
+        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {p.Connections} connections, {p.Mode}, {result.Elapsed.TotalSeconds:0.00} s");
         text.AppendLine(CultureInfo.InvariantCulture,
             $"responses  {result.Responses:N0} ({string.Join(", ", result.StatusCodes.OrderBy(c => c.Key).Select(c => $"{c.Key}×{c.Value:N0}"))})  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
         if (row.LatencySeconds is { } l)
@@ -175,40 +166,40 @@ public static class LoadReport
             ? "no response"
             : $"{string.Join(", ", failures.Select(f => $"{f.Value} {f.Key}"))}{(result.Responses == 0 ? ", no response" : "")}";
 
-    private static Dictionary<string, object> Parameters(LoadSettings settings)
+    private static ScenarioParameters Parameters(LoadSettings settings)
     {
         var options = settings.Engine;
-        var parameters = new Dictionary<string, object>
+        var parameters = new ScenarioParameters
         {
-            ["url"] = options.Target.ToString(),
-            ["method"] = options.Method.Method,
-            ["scheme"] = options.Target.Scheme,
-            ["protocol"] = options.HttpVersion == System.Net.HttpVersion.Version20 ? "h2" : "http/1.1",
-            ["connections"] = options.Connections,
-            ["mode"] = options.Mode == LoadMode.OpenLoop ? "open-loop" : "closed-loop",
-            ["transport"] = options.UsesRawHttp11 ? "raw-http11" : "httpclient",
-            ["bodySource"] = settings.BodySource,
-            ["verify"] = options.ExpectedSha256 is not null ? "sha-256" : options.ExpectedStatusCode is not null ? "status" : "digest-fields",
+            Url = options.Target.ToString(),
+            Method = options.Method.Method,
+            Scheme = options.Target.Scheme,
+            Protocol = options.HttpVersion == System.Net.HttpVersion.Version20 ? "h2" : "http/1.1",
+            Connections = options.Connections,
+            Mode = options.Mode == LoadMode.OpenLoop ? "open-loop" : "closed-loop",
+            Transport = options.UsesRawHttp11 ? "raw-http11" : "httpclient",
+            BodySource = settings.BodySource,
+            Verify = options.ExpectedSha256 is not null ? "sha-256" : options.ExpectedStatusCode is not null ? "status" : "digest-fields",
         };
         if (options.Body is { } body)
         {
-            parameters["payloadBytes"] = body.Length;
-            parameters["multipart"] = settings.Multipart;
+            parameters.PayloadBytes = body.Length;
+            parameters.Multipart = settings.Multipart;
         }
 
         if (options.RatePerSecond is { } rate)
         {
-            parameters["rate"] = rate;
+            parameters.Rate = rate;
         }
 
         if (options.Duration is { } duration)
         {
-            parameters["durationSeconds"] = duration.TotalSeconds;
+            parameters.DurationSeconds = duration.TotalSeconds;
         }
 
         if (options.MaxRequests is { } requests)
         {
-            parameters["requests"] = requests;
+            parameters.Requests = requests;
         }
 
         return parameters;

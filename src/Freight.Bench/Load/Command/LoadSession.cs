@@ -5,6 +5,7 @@ using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Load.Command;
 

@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Reports.Output;
 
 /// <summary>

@@ -1,6 +1,11 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Reports.Output;
 
-/// <summary>The HTML report of result files, as <c>freight report --html</c> writes it; the bench calls it at the end of a run.</summary>
+/// <summary>
+/// The HTML report, as <c>freight report --html</c> writes it: of a result file, or of the report a bench run holds in
+/// memory (the bench writes it beside its result JSON without reading that file back).
+/// </summary>
 public static class HtmlReport
 {
     /// <summary>
@@ -17,9 +22,20 @@ public static class HtmlReport
             throw new InvalidDataException($"{resultJsonPath}: {error}");
         }
 
-        var path = htmlPath ?? Path.ChangeExtension(resultJsonPath, ".html");
-        await File.WriteAllTextAsync(path, Render([new CompareSource(Path.GetFileName(resultJsonPath), report)]), cancellationToken);
-        return path;
+        return await WriteAsync(report, Path.GetFileName(resultJsonPath), htmlPath ?? Path.ChangeExtension(resultJsonPath, ".html"), cancellationToken);
+    }
+
+    /// <summary>
+    /// Writes the HTML report of <paramref name="report"/> to <paramref name="htmlPath"/>, the run named
+    /// <paramref name="name"/> (its result file's name, as <c>freight report</c> would call it); returns the path written.
+    /// </summary>
+    public static async Task<string> WriteAsync(BenchReport report, string name, string htmlPath, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        ArgumentException.ThrowIfNullOrEmpty(htmlPath);
+        await File.WriteAllTextAsync(htmlPath, Render([new CompareSource(name, report)]), cancellationToken);
+        return htmlPath;
     }
 
     /// <summary>The page for loaded results (one column per source in the runs table; compare tables when there are several).</summary>

@@ -1,5 +1,5 @@
 using System.Globalization;
-using Freight.Bench.Scenarios;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports.Output;
 

@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Reports.Output;
 
 /// <summary>
@@ -26,17 +28,17 @@ internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMe
             "static — study 4: static files through the PipeWriter",
             "Study 4: the ASP.NET Core change that wrote files through the response PipeWriter, measured on a 12-core server with wrk-style load; published requests/s beside ours on 2 cores shared by client and server.",
             [BarMetric.RequestsPerSecond, BarMetric.Throughput],
-            r => ResultParameters.Size(r, "fileBytes")),
+            r => Size(r.Parameters.FileBytes)),
         "files" => new(
             "files — the files API against nginx",
             "Freight's files API (PUT and GET on disk) beside nginx (WebDAV PUT, sendfile GET) and the lab's paths on the same bytes; no study published these.",
             [BarMetric.Throughput],
-            r => ResultParameters.Size(r, "payloadBytes")),
+            r => Size(r.Parameters.PayloadBytes)),
         "tus" => new(
             "tus — resumable uploads (tus 1.0)",
             "Freight's /tus/ beside @tus/server (peer/tus-node) and the files API's single PUT of the same bytes; no study published these.",
             [BarMetric.Throughput],
-            r => ResultParameters.Size(r, "payloadBytes")),
+            r => Size(r.Parameters.PayloadBytes)),
         "micro" => new(
             "micro — socket-free hot paths under BenchmarkDotNet",
             "One core's throughput (CPU time of the benchmark thread) over each input: Freight's multipart parser beside ASP.NET Core's MultipartReader and the bare vectorized delimiter search on a normal 20 MiB body and four hostile ones, header parsing, key validation and hashing. One chart per input.",
@@ -44,4 +46,7 @@ internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMe
             r => r.Scenario[(r.Scenario.LastIndexOf('/') + 1)..]),
         _ => new(suite, "", [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse]),
     };
+
+    /// <summary>A size parameter as a chart's key (<c>4 KiB</c>, <c>1 GiB</c>); null when the row has none.</summary>
+    private static string? Size(long? bytes) => bytes is { } size ? SizeText.Format(size) : null;
 }

@@ -61,6 +61,6 @@ public sealed class LoadBlameTests
         }
     }
 
-    private static SaturationInputs Inputs(Freight.Bench.Reports.LoadBlame blame) =>
+    private static SaturationInputs Inputs(Freight.Bench.Results.LoadBlame blame) =>
         new(blame.ClientCpuCores, blame.ServerCpuCores, blame.ServerAllowedCpus, blame.ThreadPoolQueueLengths);
 }

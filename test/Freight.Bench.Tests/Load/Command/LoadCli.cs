@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text.Json;
 using Freight.Bench.Reports;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Load.Command;
 

@@ -28,7 +28,7 @@ public sealed class LoadCommandTests
         Assert.True(run.Report!.Verified);
         Assert.Equal(20, row.StatusCodes!["200"]);
         Assert.Empty(row.Failures!);
-        Assert.Equal(http == "2" ? "h2" : "http/1.1", ((JsonElement)row.Parameters["protocol"]).GetString());
+        Assert.Equal(http == "2" ? "h2" : "http/1.1", row.Parameters.Protocol);
         Assert.True(row.BytesPerSecond!.Median > 0);
         Assert.NotNull(row.Client?.CpuSecondsPerGiB);
         Assert.Contains("failures   none", run.Stdout, StringComparison.Ordinal);
@@ -169,7 +169,7 @@ public sealed class LoadCommandTests
         var run = await LoadCli.RunAsync(server.Url("/payload/4096").ToString(), "-R", "50", "-n", "40", "-c", "4", "--expect-status", "200", "--no-progress");
 
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.Equal("open-loop", ((JsonElement)run.Row.Parameters["mode"]).GetString());
+        Assert.Equal("open-loop", run.Row.Parameters.Mode);
         Assert.Equal(40, run.Row.StatusCodes!["200"]);
         Assert.Contains("from each request's due time", run.Stdout, StringComparison.Ordinal);
     }
@@ -187,8 +187,8 @@ public sealed class LoadCommandTests
             var csv = Path.Combine(directory, "csv");
             var first = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress", "--markdown", markdown, "--csv", csv);
             var second = await LoadCli.RunAsync(server.Url("/payload/65536").ToString(), "-n", "20", "-c", "2", "--no-progress");
-            await File.WriteAllTextAsync(before, JsonSerializer.Serialize(first.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
-            await File.WriteAllTextAsync(after, JsonSerializer.Serialize(second.Report, Freight.Bench.Reports.BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(before, JsonSerializer.Serialize(first.Report, Freight.Bench.Results.BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(after, JsonSerializer.Serialize(second.Report, Freight.Bench.Results.BenchReport.JsonOptions));
             using var compared = new StringWriter();
             using var errors = new StringWriter();
 

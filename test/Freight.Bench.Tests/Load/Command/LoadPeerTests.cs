@@ -89,6 +89,6 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
             "--expect-status", "200", "--no-progress");
 
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.Equal("https", ((System.Text.Json.JsonElement)run.Row.Parameters["scheme"]).GetString());
+        Assert.Equal("https", run.Row.Parameters.Scheme);
     }
 }

@@ -15,6 +15,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Net.Http.Headers;
 
+// Freight.Bench.Results (the result model) would hide ASP.NET Core's Results from code in Freight.Bench.Tests.
+using HttpResults = Microsoft.AspNetCore.Http.Results;
+
 namespace Freight.Bench.Tests.Load.Command;
 
 /// <summary>
@@ -61,7 +64,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         var server = new LoadTargetServer(app);
 
         app.MapMethods("/payload/{bytes:long}", ["GET", "HEAD"], WritePayloadAsync);
-        app.MapGet("/memory", () => Results.Bytes(MemoryBody, "application/octet-stream"));
+        app.MapGet("/memory", () => HttpResults.Bytes(MemoryBody, "application/octet-stream"));
         app.MapGet("/burst", server.Burst);
         app.MapPut("/slow", ReadSlowly);
         app.MapPost("/form", ReadFormAsync);
@@ -144,8 +147,8 @@ internal sealed class LoadTargetServer : IAsyncDisposable
 
     private IResult Burst() =>
         Interlocked.Increment(ref _burst) % 3 == 0
-            ? Results.Problem("a burst of overload", statusCode: 503)
-            : Results.Text("ok");
+            ? HttpResults.Problem("a burst of overload", statusCode: 503)
+            : HttpResults.Text("ok");
 
     private static IResult ReadSlowly(HttpContext context)
     {
@@ -161,7 +164,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
             Task.Delay(5).Wait();
         }
 
-        return Results.Text(total.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return HttpResults.Text(total.ToString(System.Globalization.CultureInfo.InvariantCulture));
     }
 
     private static async Task<IResult> ReadFormAsync(HttpContext context, long size)
@@ -186,6 +189,6 @@ internal sealed class LoadTargetServer : IAsyncDisposable
             }
         }
 
-        return found == PayloadSha256(size) ? Results.Text("ok") : Results.Problem("the file part is not the payload", statusCode: 422);
+        return found == PayloadSha256(size) ? HttpResults.Text("ok") : HttpResults.Problem("the file part is not the payload", statusCode: 422);
     }
 }

@@ -1,0 +1,45 @@
+using Freight.Bench.Reports;
+using Freight.Bench.Results;
+
+namespace Freight.Bench.Suites.Static;
+
+/// <summary>Issue 5's goals for study 4 (against nginx: issue 20's), from one run: Freight's file path against the stock ones and nginx.</summary>
+public static class StaticRatios
+{
+    public static IEnumerable<RatioResult> Compute(IReadOnlyList<ScenarioResult> results)
+    {
+        ArgumentNullException.ThrowIfNull(results);
+        ScenarioResult? Row(string id, long size, string generator = StaticScenario.Engine) => results.FirstOrDefault(r =>
+            r.Scenario == id && r.Verified
+            && r.Parameters.FileBytes == size
+            && r.Parameters.Connections == StaticSuite.GoalConnections
+            && r.Parameters.Generator == generator);
+
+        const int c = StaticSuite.GoalConnections;
+        foreach (var size in StaticSuite.FileSizes)
+        {
+            var label = $"{SizeText.Format(size)}, {c} conns";
+            var freight = Row(StaticSuite.Freight, size);
+            var stock = Row(StaticSuite.StaticFiles, size);
+            yield return RequestRate($"freight / staticfiles req/s, {label}", StaticSuite.Freight, StaticSuite.StaticFiles, freight, stock, size <= 16 * 1024 ? 1.15 : 1.0);
+            yield return new RatioResult($"freight / staticfiles allocation rate, {label}", StaticSuite.Freight, StaticSuite.StaticFiles,
+                freight?.Counters?.AllocationBytesPerSecond / stock?.Counters?.AllocationBytesPerSecond, Goal: 1.0, LowerIsBetter: true);
+            yield return RequestRate($"freight / results-file req/s, {label}", StaticSuite.Freight, StaticSuite.ResultsFile, freight, Row(StaticSuite.ResultsFile, size));
+            yield return RequestRate($"freight / nginx req/s, {label}", StaticSuite.Freight, StaticSuite.Nginx, freight, Row(StaticSuite.Nginx, size), NginxGoal(size));
+            yield return RequestRate($"engine / wrk req/s on static/freight, {label}", "engine", "wrk", freight, Row(StaticSuite.Freight, size, StaticScenario.Wrk));
+        }
+
+        if (Verdicts.AaControl.Ratio(results, r => r.RequestsPerSecond) is { } control)
+        {
+            yield return control;
+        }
+    }
+
+    /// <summary>Issue 20's goals against nginx: small files within 0.9× of it, large ones 1.2× past it (issue 5 asked 0.7× at 4 KiB).</summary>
+    private static double NginxGoal(long size) => size <= 16 * 1024 ? 0.9 : 1.2;
+
+    /// <summary>Requests/s of one row over another's: the medians' ratio, and the interval from their rounds.</summary>
+    private static RatioResult RequestRate(string name, string numerator, string denominator, ScenarioResult? top, ScenarioResult? bottom, double? goal = null) =>
+        new RatioResult(name, numerator, denominator, top?.RequestsPerSecond?.Median / bottom?.RequestsPerSecond?.Median, Goal: goal)
+            .WithRuns(top, bottom, r => r.RequestsPerSecond);
+}
