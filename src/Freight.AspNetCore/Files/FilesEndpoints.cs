@@ -6,7 +6,6 @@ using Freight.Multipart;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Results;
 using Freight.Storage;
-using Freight.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -25,9 +24,8 @@ namespace Freight.AspNetCore.Files;
 /// </summary>
 internal static class FilesEndpoints
 {
-    /// <summary>The files API's store, its calls timed and traced (Telemetry).</summary>
-    internal static IObjectStore Store(IServiceProvider services) =>
-        InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files));
+    /// <summary>The files API's store, its calls timed and traced (Telemetry): the app's one wrapper (<see cref="FilesStore"/>).</summary>
+    internal static IObjectStore Store(IServiceProvider services) => services.GetRequiredService<FilesStore>().Instrumented;
 
     public static RouteGroupBuilder Map(IEndpointRouteBuilder endpoints, PathString prefix)
     {
@@ -209,7 +207,7 @@ internal sealed record FilesApi(IObjectStore Store, FilesAccess Access, FilesOpt
         FilesEndpoints.Store(services),
         services.GetRequiredService<FilesAccess>(),
         services.GetRequiredService<FilesOptions>(),
-        UploadSettings.From(services),
+        services.GetRequiredService<UploadSettings>(),
         services.GetRequiredService<MultipartLimits>());
 }
 
