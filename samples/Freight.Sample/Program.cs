@@ -11,9 +11,9 @@ builder.Services.AddFreightTus();
 builder.Services.AddFreightFileSystemStore();
 
 var app = builder.Build();
-app.UseFreightProblems();    // the routes below answer Freight's refusals as problem+json too
-// Answers routing gives without a body (a POST /photos that is not multipart/form-data: 415; an unknown route: 404) as problem+json.
-app.UseStatusCodePages();
+// Every error as problem+json: Freight's refusals in the routes below, and what routing answers alone
+// (a POST /photos that is not multipart/form-data: 415; an unknown route: 404).
+app.UseFreightProblems();
 app.MapFreightFiles("/files");
 app.MapFreightTus("/tus");
 

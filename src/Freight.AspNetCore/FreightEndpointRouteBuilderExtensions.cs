@@ -41,7 +41,10 @@ public static class FreightEndpointRouteBuilderExtensions
 
     /// <summary>
     /// Answers every request error of the whole app as problem+json, as the files and tus endpoints do (errors raised
-    /// before routing, e.g. by a middleware, included). Optional: those endpoints answer so without it.
+    /// before routing, e.g. by a middleware, included), and what routing answers without a body: an unknown route's
+    /// 404, a method the route lacks (405) and a Content-Type it does not accept (415, e.g. a <c>FreightMultipart</c>
+    /// route sent something else), each logged once. Add it first. The files and tus endpoints answer their own errors
+    /// so without it.
     /// </summary>
     public static IApplicationBuilder UseFreightProblems(this IApplicationBuilder app)
     {
@@ -57,7 +60,7 @@ public static class FreightEndpointRouteBuilderExtensions
         {
             if (endpoint.RequestDelegate is { } handler)
             {
-                endpoint.RequestDelegate = context => context.RequestServices.GetRequiredService<ProblemMiddleware>().InvokeAsync(context, handler);
+                endpoint.RequestDelegate = context => context.RequestServices.GetRequiredService<ProblemMiddleware>().AnswerErrorsAsync(context, handler);
             }
         });
         return group;

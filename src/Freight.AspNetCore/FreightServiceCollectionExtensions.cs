@@ -6,6 +6,8 @@ using Freight.AspNetCore.Tus;
 using Freight.Digests;
 using Freight.Multipart;
 using Freight.Resumable;
+using Freight.Storage;
+using Freight.Telemetry;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
@@ -33,6 +35,7 @@ public static class FreightServiceCollectionExtensions
         services.TryAddSingleton(static provider => provider.GetRequiredService<IOptions<FilesOptions>>().Value);
         services.TryAddSingleton<FilesAccess>();
         services.TryAddSingleton<UploadLimiter>();
+        services.TryAddSingleton(static provider => UploadSettings.From(provider));
         // The parser's defaults, unless the app registered limits of its own first.
         services.TryAddSingleton(new MultipartLimits());
         // Kestrel's server-wide minimum body rate: the only form Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
@@ -96,6 +99,8 @@ public static class FreightServiceCollectionExtensions
     {
         services.TryAddSingleton<FreightRoutes>();
         services.TryAddSingleton<ProblemMiddleware>();
+        // Resolved at the first request that needs the store, whichever store registration came before or after this.
+        services.TryAddSingleton(static provider => new FilesStore(InstrumentedObjectStore.Instrument(provider.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files))));
         services.TryAddSingleton(TimeProvider.System);
         services.AddProblemDetails();
     }

@@ -1,5 +1,6 @@
 using Freight.Multipart;
 using Freight.Telemetry;
+using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Logging;
@@ -10,11 +11,23 @@ namespace Freight.AspNetCore.Errors;
 /// Turns request errors into <c>application/problem+json</c> with the right status (never a 500 for
 /// bad input), logs each once, and keeps client aborts out of the error log. Anything written to
 /// storage by the failed request is aborted by the handler's own disposal before this runs. Wraps the files and tus
-/// endpoints (their route groups) always, and a whole app with <c>UseFreightProblems()</c>; nested, the inner one answers.
+/// endpoints (their route groups) always, and a whole app with <c>UseFreightProblems()</c>, which also gives a body to
+/// what routing answers without one (404, 405, 415); nested, the inner one answers.
 /// </summary>
 internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger) : IMiddleware
 {
+    /// <summary>The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, and routing's bodiless answers.</summary>
     public async Task InvokeAsync(HttpContext context, RequestDelegate next)
+    {
+        await AnswerErrorsAsync(context, next);
+        if (IsBodilessRoutingAnswer(context))
+        {
+            await AnswerRoutingAsync(context);
+        }
+    }
+
+    /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws.</summary>
+    public async Task AnswerErrorsAsync(HttpContext context, RequestDelegate next)
     {
         try
         {
@@ -72,6 +85,43 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
                 ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message },
             });
         }
+    }
+
+    /// <summary>
+    /// What no handler answered, left without a body: no route (404), a method the route lacks (405, with its Allow),
+    /// a Content-Type the route does not accept (415: routing checks an endpoint's Accepts metadata, e.g. a
+    /// <c>FreightMultipart</c> parameter's, before the handler runs). Other bodiless errors stay as their handlers made
+    /// them (a static file's 412 has none, as in StaticFiles), and so does an answer whose handler turned status code
+    /// pages off (<see cref="IStatusCodePagesFeature"/>), as <c>UseStatusCodePages()</c> would leave it.
+    /// </summary>
+    private static bool IsBodilessRoutingAnswer(HttpContext context)
+    {
+        var response = context.Response;
+        return response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed or StatusCodes.Status415UnsupportedMediaType
+            && !response.HasStarted
+            && response.ContentLength is null
+            && string.IsNullOrEmpty(response.ContentType)
+            && !context.RequestAborted.IsCancellationRequested
+            && context.Features.Get<IStatusCodePagesFeature>() is not { Enabled: false };
+    }
+
+    /// <summary>Routing's answer as a problem: its status, and ASP.NET Core's type (RFC 9110's section) and title for it.</summary>
+    private async Task AnswerRoutingAsync(HttpContext context)
+    {
+        var status = context.Response.StatusCode;
+        LogRejected(logger, context.Request.Method, context.Request.Path, status, status switch
+        {
+            StatusCodes.Status404NotFound => "no route matches the path",
+            StatusCodes.Status405MethodNotAllowed => "the route does not take this method",
+            _ => "the route does not take this Content-Type",
+        });
+
+        // TryWrite: a client whose Accept refuses JSON keeps the bare status rather than getting an exception.
+        await problems.TryWriteAsync(new ProblemDetailsContext
+        {
+            HttpContext = context,
+            ProblemDetails = new ProblemDetails { Status = status },
+        });
     }
 
     /// <summary>

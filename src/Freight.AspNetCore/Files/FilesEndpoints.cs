@@ -6,7 +6,6 @@ using Freight.Multipart;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Results;
 using Freight.Storage;
-using Freight.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -25,9 +24,8 @@ namespace Freight.AspNetCore.Files;
 /// </summary>
 internal static class FilesEndpoints
 {
-    /// <summary>The files API's store, its calls timed and traced (Telemetry).</summary>
-    internal static IObjectStore Store(IServiceProvider services) =>
-        InstrumentedObjectStore.Instrument(services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files));
+    /// <summary>The files API's store, its calls timed and traced (Telemetry): the app's one wrapper (<see cref="FilesStore"/>).</summary>
+    internal static IObjectStore Store(IServiceProvider services) => services.GetRequiredService<FilesStore>().Instrumented;
 
     public static RouteGroupBuilder Map(IEndpointRouteBuilder endpoints, PathString prefix)
     {
@@ -170,20 +168,24 @@ internal static class FilesEndpoints
     }
 
     /// <summary>
-    /// Kestrel's body-size limit for this upload: the file size. (The minimum upload rate is Kestrel's server-wide one,
-    /// <see cref="FilesOptions.MinUploadRate"/>: a per-request rate is not supported on HTTP/2.)
+    /// Kestrel's body-size limit for this upload: the file size, which may be more than the server-wide limit (an app's
+    /// own Kestrel keeps its 30 MB default unless told otherwise; <see cref="FilesOptions.MaxFileBytes"/> decides here).
+    /// (The minimum upload rate is Kestrel's server-wide one, <see cref="FilesOptions.MinUploadRate"/>: a per-request
+    /// rate is not supported on HTTP/2.)
     /// </summary>
     internal static void LimitUpload(HttpContext context, long maxBodyBytes)
     {
-        // Only for a known length: on a chunked HTTP/1.1 body Kestrel counts the chunk framing against this limit too,
-        // so a file of exactly the limit would be refused; FileUpload counts the data bytes exactly instead.
-        if (maxBodyBytes != long.MaxValue && context.Request.ContentLength is not null
-            && context.Features.Get<IHttpMaxRequestBodySizeFeature>() is { IsReadOnly: false } size)
+        if (maxBodyBytes == long.MaxValue || context.Features.Get<IHttpMaxRequestBodySizeFeature>() is not { IsReadOnly: false } size)
         {
-            size.MaxRequestBodySize = maxBodyBytes;
+            return;
         }
-    }
 
+        // A known length: Kestrel refuses it past the limit before anything is read. A body of unknown length (chunked
+        // on HTTP/1.1, DATA frames without Content-Length on HTTP/2) gets no Kestrel limit at all: on HTTP/1.1 Kestrel
+        // counts the chunk framing too, so a file of exactly the limit would be refused; the upload pipeline counts the
+        // data bytes exactly and refuses past maxBodyBytes itself.
+        size.MaxRequestBodySize = context.Request.ContentLength is null ? null : maxBodyBytes;
+    }
 
     private static string EncodeCursor(string key) => Base64Url.EncodeToString(Encoding.UTF8.GetBytes(key));
 
@@ -209,7 +211,7 @@ internal sealed record FilesApi(IObjectStore Store, FilesAccess Access, FilesOpt
         FilesEndpoints.Store(services),
         services.GetRequiredService<FilesAccess>(),
         services.GetRequiredService<FilesOptions>(),
-        UploadSettings.From(services),
+        services.GetRequiredService<UploadSettings>(),
         services.GetRequiredService<MultipartLimits>());
 }
 

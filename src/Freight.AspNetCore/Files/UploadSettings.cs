@@ -4,7 +4,10 @@ using Microsoft.Extensions.Options;
 
 namespace Freight.AspNetCore.Files;
 
-/// <summary>What every upload on Freight's path obeys, from the files API's options: the files API's routes and a user's own share them.</summary>
+/// <summary>
+/// What every upload on Freight's path obeys, from the files API's options: the files API's routes and a user's own
+/// share them. A singleton (<c>AddFreightFiles</c>), made at the first upload, once the options were validated.
+/// </summary>
 internal sealed record UploadSettings(long MaxFileBytes, bool AlwaysComputeSha256, UploadLimiter Limiter)
 {
     public static UploadSettings From(IServiceProvider services)

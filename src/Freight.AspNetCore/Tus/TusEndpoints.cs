@@ -457,7 +457,7 @@ internal sealed class TusUploads(
         }
 
         using var slot = limiter.Enter(context);
-        FilesEndpoints.LimitUpload(context, request.ContentLength is null ? long.MaxValue : limit - upload.Offset);
+        FilesEndpoints.LimitUpload(context, limit - upload.Offset);
         var digests = runningDigests.Take(upload.Id, upload.Offset);
         // Disposed before the upload can finish: a store may keep the last bytes until then (S3 keeps a tail).
         var appender = await BeginAppendAsync(upload, context.RequestAborted);

@@ -2,6 +2,7 @@ using Freight.AspNetCore.Files;
 using Freight.Multipart;
 using Freight.Storage;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Freight.AspNetCore.Uploads;
 
@@ -60,7 +61,7 @@ public sealed class FreightMultipartSection
         ArgumentNullException.ThrowIfNull(store);
         ThrowIfUnread();
         var storageKey = FilesRequest.ParseKey(key);
-        return await FileUpload.StoreSectionAsync(_context, _reader, store, storageKey, ContentType, UploadSettings.From(_context.RequestServices).MaxFileBytes, Token(cancellationToken));
+        return await FileUpload.StoreSectionAsync(_context, _reader, store, storageKey, ContentType, _context.RequestServices.GetRequiredService<UploadSettings>().MaxFileBytes, Token(cancellationToken));
     }
 
     internal void End()

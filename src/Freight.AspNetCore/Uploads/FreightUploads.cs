@@ -23,6 +23,6 @@ public static class FreightUploads
             context,
             store ?? FilesEndpoints.Store(services),
             FilesRequest.ParseKey(key),
-            UploadSettings.From(services));
+            services.GetRequiredService<UploadSettings>());
     }
 }

@@ -8,7 +8,6 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Configuration;
@@ -172,14 +171,9 @@ public sealed class FreightServer : IAsyncDisposable
 
         var app = builder.Build();
         ValidateLibraryOptions(app.Services);
+        // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
-        // What no handler answered — no route (404), a method the route lacks (405, with Allow), a body type it does not
-        // accept (415: a FreightMultipart parameter accepts only multipart/form-data) — as problem+json too.
-        // Other bodiless errors stay as their handlers made them (a static file's 412 has no body, as in StaticFiles).
-        app.UseStatusCodePages(status => status.HttpContext.Response.StatusCode is StatusCodes.Status404NotFound or StatusCodes.Status405MethodNotAllowed or StatusCodes.Status415UnsupportedMediaType
-            ? status.HttpContext.RequestServices.GetRequiredService<IProblemDetailsService>().WriteAsync(new ProblemDetailsContext { HttpContext = status.HttpContext }).AsTask()
-            : Task.CompletedTask);
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFreightFiles("/files");

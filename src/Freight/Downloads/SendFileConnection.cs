@@ -240,7 +240,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                         throw;
                     }
 
-                    SendFileMetrics.Sent(send.Count, _port);
+                    Telemetry.FreightTelemetry.SentFile(send.Count, _port);
                     Telemetry.FreightTelemetry.DownloadBytes.Add(send.Count);
                     send.Done.TrySetResult();
                     send.Finish();

@@ -64,6 +64,17 @@ public static class FreightTelemetry
     internal static readonly Counter<long> DownloadBytes = Meter.CreateCounter<long>(
         "freight.download.bytes", "By", "Bytes of file bodies sent on Freight's file path.");
 
+    /// <summary>Tag: the listening port a sendfile(2) send went out on (OpenTelemetry's <c>server.port</c>).</summary>
+    internal const string ServerPortTag = "server.port";
+
+    /// <summary>
+    /// Bytes of file bodies sent with sendfile(2) (cleartext HTTP/1.1, Freight:SendFile on): one measurement per file
+    /// body or range, not per chunk, tagged with the listening port so that one listener of several can be told apart.
+    /// Zero on a path that copies (HTTPS, HTTP/2, small bodies, sendfile off). They count in <see cref="DownloadBytes"/> too.
+    /// </summary>
+    internal static readonly Counter<long> SendFileBytes = Meter.CreateCounter<long>(
+        "freight.sendfile.bytes", "By", "Bytes of file bodies sent with sendfile(2).");
+
     internal static readonly Counter<long> UploadsStarted = Meter.CreateCounter<long>(
         "freight.upload.started", "{upload}", "Uploads that started (each ends once: completed, refused or aborted).");
 
@@ -90,6 +101,16 @@ public static class FreightTelemetry
         "freight.store.operation.duration", "s", "How long store operations took.",
         tags: null,
         advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
+
+    /// <summary>Counts one sendfile(2) send of <paramref name="bytes"/> on the listener at <paramref name="port"/>.</summary>
+    internal static void SentFile(long bytes, int port)
+    {
+        // The port's boxing is the one allocation here: none while no one listens.
+        if (SendFileBytes.Enabled)
+        {
+            SendFileBytes.Add(bytes, new KeyValuePair<string, object?>(ServerPortTag, port));
+        }
+    }
 
     /// <summary>Counts one digest that did not match, by its algorithm's name.</summary>
     internal static void DigestMismatch(string algorithm) =>

@@ -1,5 +1,6 @@
 using System.Net;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Files;
@@ -180,3 +181,5 @@ public sealed class FilesConditionCopyingTests(CopyingFilesServer server) : File
 public sealed class FilesConditionMemoryTests(MemoryFilesServer server) : FilesConditionTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesConditionS3Tests(S3FilesServer server) : FilesConditionTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesConditionSampleTests(SampleFilesServer server) : FilesConditionTests(server), IClassFixture<SampleFilesServer>;

@@ -2,6 +2,7 @@ using System.Net;
 using System.Security.Cryptography;
 using System.Text.Json;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Files;
@@ -218,3 +219,5 @@ public sealed class FilesDigestFileSystemTests(FileSystemFilesServer server) : F
 public sealed class FilesDigestMemoryTests(MemoryFilesServer server) : FilesDigestTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesDigestS3Tests(S3FilesServer server) : FilesDigestTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesDigestSampleTests(SampleFilesServer server) : FilesDigestTests(server), IClassFixture<SampleFilesServer>;

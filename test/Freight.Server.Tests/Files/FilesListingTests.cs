@@ -1,5 +1,6 @@
 using System.Net;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Files;
@@ -106,3 +107,5 @@ public sealed class FilesListingFileSystemTests(FileSystemFilesServer server) : 
 public sealed class FilesListingMemoryTests(MemoryFilesServer server) : FilesListingTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesListingS3Tests(S3FilesServer server) : FilesListingTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesListingSampleTests(SampleFilesServer server) : FilesListingTests(server), IClassFixture<SampleFilesServer>;

@@ -4,6 +4,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Files;
@@ -144,3 +145,5 @@ public sealed class FilesMultipartFileSystemTests(FileSystemFilesServer server) 
 public sealed class FilesMultipartMemoryTests(MemoryFilesServer server) : FilesMultipartTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesMultipartS3Tests(S3FilesServer server) : FilesMultipartTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesMultipartSampleTests(SampleFilesServer server) : FilesMultipartTests(server), IClassFixture<SampleFilesServer>;

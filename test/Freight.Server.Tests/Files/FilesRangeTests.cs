@@ -1,5 +1,5 @@
 using System.Net;
-
+using Freight.Server.Tests.Sample;
 using Microsoft.AspNetCore.WebUtilities;
 using Microsoft.Net.Http.Headers;
 
@@ -143,3 +143,5 @@ public sealed class FilesRangeCopyingTests(CopyingFilesServer server) : FilesRan
 public sealed class FilesRangeMemoryTests(MemoryFilesServer server) : FilesRangeTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesRangeS3Tests(S3FilesServer server) : FilesRangeTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesRangeSampleTests(SampleFilesServer server) : FilesRangeTests(server), IClassFixture<SampleFilesServer>;

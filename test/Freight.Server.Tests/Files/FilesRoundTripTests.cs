@@ -3,6 +3,7 @@ using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Files;
@@ -181,3 +182,5 @@ public sealed class FilesRoundTripCopyingTests(CopyingFilesServer server) : File
 public sealed class FilesRoundTripMemoryTests(MemoryFilesServer server) : FilesRoundTripTests(server), IClassFixture<MemoryFilesServer>;
 
 public sealed class FilesRoundTripS3Tests(S3FilesServer server) : FilesRoundTripTests(server), IClassFixture<S3FilesServer>;
+
+public sealed class FilesRoundTripSampleTests(SampleFilesServer server) : FilesRoundTripTests(server), IClassFixture<SampleFilesServer>;

@@ -21,6 +21,25 @@ internal static class ProblemAssert
         IsProblemBody(response.BodyText, status);
     }
 
+    /// <summary>
+    /// What <c>UseFreightProblems()</c> makes of an answer routing gave without a body (404, 405, 415): a problem whose
+    /// type is RFC 9110's section for the status and whose title is the status's reason phrase (ASP.NET Core's defaults).
+    /// </summary>
+    public static void IsRoutingProblem(RawHttpResponse response, HttpStatusCode status)
+    {
+        IsProblem(response, status);
+        using var problem = JsonDocument.Parse(response.BodyText);
+        var section = status switch
+        {
+            HttpStatusCode.NotFound => "15.5.5",
+            HttpStatusCode.MethodNotAllowed => "15.5.6",
+            HttpStatusCode.UnsupportedMediaType => "15.5.16",
+            _ => throw new ArgumentOutOfRangeException(nameof(status), status, "routing answers 404, 405 or 415 alone"),
+        };
+        Assert.Equal("https://tools.ietf.org/html/rfc9110#section-" + section, problem.RootElement.GetProperty("type").GetString());
+        Assert.Equal(Microsoft.AspNetCore.WebUtilities.ReasonPhrases.GetReasonPhrase((int)status), problem.RootElement.GetProperty("title").GetString());
+    }
+
     private static void IsProblemBody(string body, HttpStatusCode status)
     {
         using var problem = JsonDocument.Parse(body);

@@ -1,5 +1,5 @@
 using System.Diagnostics.Metrics;
-using Freight.Downloads;
+using Freight.Telemetry;
 
 namespace Freight.Server.Tests.Infrastructure;
 
@@ -15,7 +15,7 @@ internal sealed class SendFileMeter : IDisposable
         _port = listener.Port;
         _listener.InstrumentPublished = (instrument, meterListener) =>
         {
-            if (instrument.Meter.Name == SendFileMetrics.MeterName && instrument.Name == SendFileMetrics.BytesCounterName)
+            if (instrument.Meter.Name == FreightTelemetry.Name && instrument.Name == "freight.sendfile.bytes")
             {
                 meterListener.EnableMeasurementEvents(instrument);
             }

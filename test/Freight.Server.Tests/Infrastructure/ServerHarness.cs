@@ -24,13 +24,13 @@ public abstract class ServerHarness : IAsyncLifetime
 
     public string DataDirectory { get; }
 
-    /// <summary>What the server logs (besides its console), for tests that count the lines one request logged.</summary>
+    /// <summary>What the in-process server logs (besides its console), for tests that count the lines one request logged.</summary>
     public CapturedLogs Logs { get; } = new();
 
     /// <summary>Where <c>?sink=file</c> uploads land.</summary>
     public string UploadsDirectory => Path.Combine(DataDirectory, "lab", "uploads");
 
-    public FreightServer Server => _server ?? throw new InvalidOperationException("The server is not started.");
+    public FreightServer Server => _server ?? throw new InvalidOperationException("No FreightServer runs in this process: not started yet, or the fixture runs another app.");
 
     public HttpClient Client => _client ?? throw new InvalidOperationException("The server is not started.");
 
@@ -43,36 +43,53 @@ public abstract class ServerHarness : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        var startArguments = await StartArgumentsAsync();
-        _server = FreightServer.Create(
-        [
-            "--urls", "http://127.0.0.1:0;https://127.0.0.1:0",
-            "--data-dir", DataDirectory,
-            .. _extraArguments,
-            .. startArguments,
-        ], builder => builder.Logging.AddProvider(Logs));
-        MapRoutes(_server.App);
-        await _server.StartAsync();
-        HttpAddress = new Uri(_server.Urls.Single(url => url.StartsWith("http://", StringComparison.Ordinal)));
-        HttpsAddress = new Uri(_server.Urls.Single(url => url.StartsWith("https://", StringComparison.Ordinal)));
-        CertificateFingerprint = SelfSignedCertificate.Fingerprint(_server.Certificate!);
+        var server = await StartAsync([.. _extraArguments, .. await StartArgumentsAsync()]);
+        HttpAddress = server.HttpAddress;
+        HttpsAddress = server.HttpsAddress;
+        CertificateFingerprint = server.CertificateFingerprint;
         _client = CreatePinnedClient(CertificateFingerprint);
     }
 
     public async Task DisposeAsync()
     {
         _client?.Dispose();
-        if (_server is not null)
-        {
-            await _server.DisposeAsync();
-        }
-
+        await StopAsync();
         if (Directory.Exists(DataDirectory))
         {
             Directory.Delete(DataDirectory, recursive: true);
         }
 
         await AfterStopAsync();
+    }
+
+    /// <summary>
+    /// Starts the server under test with <paramref name="arguments"/> (the fixture's configuration) and returns where it
+    /// listens: <c>freight serve</c>'s host in this process, with its data in <see cref="DataDirectory"/>, unless a
+    /// fixture runs another app (the sample, in a child process) with the same arguments.
+    /// </summary>
+    protected virtual async Task<ListeningServer> StartAsync(string[] arguments)
+    {
+        _server = FreightServer.Create(
+        [
+            "--urls", "http://127.0.0.1:0;https://127.0.0.1:0",
+            "--data-dir", DataDirectory,
+            .. arguments,
+        ], builder => builder.Logging.AddProvider(Logs));
+        MapRoutes(_server.App);
+        await _server.StartAsync();
+        return new ListeningServer(
+            new Uri(_server.Urls.Single(url => url.StartsWith("http://", StringComparison.Ordinal))),
+            new Uri(_server.Urls.Single(url => url.StartsWith("https://", StringComparison.Ordinal))),
+            SelfSignedCertificate.Fingerprint(_server.Certificate!));
+    }
+
+    /// <summary>Stops what <see cref="StartAsync"/> started.</summary>
+    protected virtual async Task StopAsync()
+    {
+        if (_server is not null)
+        {
+            await _server.DisposeAsync();
+        }
     }
 
     /// <summary>Routes of the test's own beside Freight's, mapped before the server starts (a user's app, in effect).</summary>
@@ -142,3 +159,6 @@ public sealed class OneMiBLimitServer() : ServerHarness("--max-body-bytes", "104
 {
     public const int Limit = 1024 * 1024;
 }
+
+/// <summary>Where a started server listens: http:// (HTTP/1.1), https:// (HTTP/1.1 and HTTP/2), and its certificate's SHA-256.</summary>
+public sealed record ListeningServer(Uri HttpAddress, Uri HttpsAddress, string CertificateFingerprint);

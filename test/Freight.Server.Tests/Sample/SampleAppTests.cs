@@ -3,6 +3,7 @@ using System.Net.Http.Headers;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
+using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Sample;
@@ -182,12 +183,23 @@ public sealed class SampleAppTests(SampleApp sample) : IClassFixture<SampleApp>
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
     }
 
+    /// <summary>Routing refuses it before the handler runs; <c>UseFreightProblems()</c> alone gives it its problem body.</summary>
     [Fact]
     public async Task PostPhotos_NotMultipart_Answers415Problem()
     {
-        using var response = await Client.PostAsync("/photos", new StringContent("{}", Encoding.UTF8, "application/json"));
+        var response = await FilesApi.RawAsync(sample.HttpAddress,
+            RawHttpConnection.Head("POST", sample.HttpAddress, "/photos", "Content-Type: text/plain", "Content-Length: 5"),
+            Encoding.ASCII.GetBytes("hello"));
 
-        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.UnsupportedMediaType);
+        ProblemAssert.IsRoutingProblem(response, HttpStatusCode.UnsupportedMediaType);
+    }
+
+    [Fact]
+    public async Task Get_UnknownRoute_Answers404Problem()
+    {
+        var response = await FilesApi.RawAsync(sample.HttpAddress, RawHttpConnection.Head("GET", sample.HttpAddress, "/nowhere/at/all"));
+
+        ProblemAssert.IsRoutingProblem(response, HttpStatusCode.NotFound);
     }
 
     private async Task<HttpResponseMessage> PatchAsync(string upload, long offset, byte[] chunk)

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Server.Tests.Tus;
@@ -8,7 +9,8 @@ namespace Freight.Server.Tests.Telemetry;
 
 /// <summary>
 /// The meter and activity source named Freight, as a listener sees them while the files API and tus answer real
-/// requests: how many uploads started, completed, were refused (and why) or aborted, the bytes that came and went,
+/// requests: how many uploads started, completed, were refused (and why) or aborted, the bytes that came and went
+/// (those sendfile(2) sent too),
 /// the digests that did not match, the store calls, and an activity for each upload, download and store call.
 /// </summary>
 [Collection(TelemetryCollection.Name)]
@@ -60,6 +62,10 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
         await AssertStatusAsync(response, HttpStatusCode.OK);
         Assert.Equal(content, await response.Content.ReadAsByteArrayAsync());
         Assert.Equal(content.Length, telemetry.Sum("freight.download.bytes"));
+        // Cleartext HTTP/1.1 and above 256 KiB: sent with sendfile(2), which the same meter counts by listener too (once
+        // the send returned, which may be just after the client has read the last byte).
+        var port = ("server.port", server.HttpAddress.Port.ToString(CultureInfo.InvariantCulture));
+        Assert.True(await EventuallyAsync(() => telemetry.Sum("freight.sendfile.bytes", port) == content.Length), "the sendfile bytes were never counted");
         Assert.Equal(0, telemetry.Sum("freight.upload.started"));
         Assert.Equal(1, telemetry.Count("freight.store.operation.duration", s_fileSystem, (FreightTelemetry.StoreOperationTag, "open")));
         // The handler stops its activity as it returns, which may be just after the client has read the last byte.

@@ -1,5 +1,6 @@
 using System.Net;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -171,3 +172,5 @@ public sealed class TusAbortFileSystemTests(FileSystemTusServer server) : TusAbo
 public sealed class TusAbortMemoryTests(MemoryTusServer server) : TusAbortTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusAbortS3Tests(S3TusServer server) : TusAbortTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusAbortSampleTests(SampleTusServer server) : TusAbortTests(server), IClassFixture<SampleTusServer>;

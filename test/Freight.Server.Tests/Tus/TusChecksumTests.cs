@@ -1,6 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -166,3 +167,5 @@ public sealed class TusChecksumFileSystemTests(FileSystemTusServer server) : Tus
 public sealed class TusChecksumMemoryTests(MemoryTusServer server) : TusChecksumTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusChecksumS3Tests(S3TusServer server) : TusChecksumTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusChecksumSampleTests(SampleTusServer server) : TusChecksumTests(server), IClassFixture<SampleTusServer>;

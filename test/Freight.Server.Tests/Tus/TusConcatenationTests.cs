@@ -1,4 +1,5 @@
 using System.Net;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -203,3 +204,5 @@ public sealed class TusConcatenationFileSystemTests(FileSystemTusServer server) 
 public sealed class TusConcatenationMemoryTests(MemoryTusServer server) : TusConcatenationTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusConcatenationS3Tests(S3TusServer server) : TusConcatenationTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusConcatenationSampleTests(SampleTusServer server) : TusConcatenationTests(server), IClassFixture<SampleTusServer>;

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -388,3 +389,5 @@ public sealed class TusCoreFileSystemTests(FileSystemTusServer server) : TusCore
 public sealed class TusCoreMemoryTests(MemoryTusServer server) : TusCoreTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusCoreS3Tests(S3TusServer server) : TusCoreTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusCoreSampleTests(SampleTusServer server) : TusCoreTests(server), IClassFixture<SampleTusServer>;

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -373,3 +374,5 @@ public sealed class TusCreationFileSystemTests(FileSystemTusServer server) : Tus
 public sealed class TusCreationMemoryTests(MemoryTusServer server) : TusCreationTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusCreationS3Tests(S3TusServer server) : TusCreationTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusCreationSampleTests(SampleTusServer server) : TusCreationTests(server), IClassFixture<SampleTusServer>;

@@ -1,5 +1,6 @@
 using System.Net;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Server.Tests.Sample;
 using static Freight.Server.Tests.Files.FilesApi;
 using static Freight.Server.Tests.Tus.TusApi;
 
@@ -144,3 +145,5 @@ public sealed class TusRoundTripFileSystemTests(FileSystemTusServer server) : Tu
 public sealed class TusRoundTripMemoryTests(MemoryTusServer server) : TusRoundTripTests(server), IClassFixture<MemoryTusServer>;
 
 public sealed class TusRoundTripS3Tests(S3TusServer server) : TusRoundTripTests(server), IClassFixture<S3TusServer>;
+
+public sealed class TusRoundTripSampleTests(SampleTusServer server) : TusRoundTripTests(server), IClassFixture<SampleTusServer>;
