@@ -90,7 +90,10 @@ internal static class MultipartHeaderParser
         }
     }
 
-    /// <summary>Builds the section, parsing Content-Disposition (RFC 7578 §4.2) and Content-Type (§4.4).</summary>
+    /// <summary>
+    /// Builds the section, parsing Content-Disposition (RFC 7578 §4.2) and Content-Type (§4.4). The plain dispositions
+    /// browsers send are read by <see cref="PlainContentDisposition"/>; any other by <c>ContentDispositionHeaderValue</c>.
+    /// </summary>
     public static MultipartSection CreateSection(List<KeyValuePair<string, string>> headers)
     {
         string? contentDisposition = null;
@@ -115,7 +118,8 @@ internal static class MultipartHeaderParser
         string? dispositionType = null;
         string? name = null;
         string? fileName = null;
-        if (contentDisposition is not null)
+        if (contentDisposition is not null
+            && !PlainContentDisposition.TryParse(contentDisposition, out dispositionType, out name, out fileName))
         {
             if (!ContentDispositionHeaderValue.TryParse(contentDisposition, out var disposition))
             {
@@ -172,11 +176,22 @@ internal static class MultipartHeaderParser
 
         // Names are ASCII (tchar). Values are decoded as UTF-8: browsers send raw UTF-8 file names (RFC 7578 §5.1);
         // invalid sequences become U+FFFD rather than failing.
-        return new KeyValuePair<string, string>(Encoding.ASCII.GetString(name), Encoding.UTF8.GetString(value));
+        return new KeyValuePair<string, string>(FieldName(name), Encoding.UTF8.GetString(value));
     }
+
+    /// <summary>The two names nearly every part has, spelled as browsers send them, are shared strings, not new ones a section.</summary>
+    private static string FieldName(ReadOnlySpan<byte> name) =>
+        name.SequenceEqual("Content-Disposition"u8) ? HeaderNames.ContentDisposition
+        : name.SequenceEqual("Content-Type"u8) ? HeaderNames.ContentType
+        : Encoding.ASCII.GetString(name);
 
     private static bool EndsWithCr(in ReadOnlySequence<byte> line)
     {
+        if (line.IsSingleSegment)
+        {
+            return line.FirstSpan[^1] == (byte)'\r';
+        }
+
         // CopyTo rather than FirstSpan: a slice can begin at the very end of a segment (empty first span).
         Span<byte> last = stackalloc byte[1];
         line.Slice(line.Length - 1).CopyTo(last);

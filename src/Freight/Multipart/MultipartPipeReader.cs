@@ -22,6 +22,9 @@ public sealed class MultipartPipeReader
     private readonly byte[] _delimiter;
     private readonly MultipartLimits _limits;
 
+    // One list for every section's header lines: a section keeps its own copy (an array), so this is reused.
+    private readonly List<KeyValuePair<string, string>> _headers = [];
+
     private State _state = State.Preamble;
     private bool _faultedByFormat;
     private int _sectionCount;
@@ -30,6 +33,11 @@ public sealed class MultipartPipeReader
     private bool _hasPendingAdvance;
     private SequencePosition _pendingConsumed;
     private SequencePosition _pendingExamined;
+
+    // The read behind a section's last chunk, which ended at the delimiter: the next boundary line and headers are
+    // parsed from it without returning it to the pipe and reading it again (small parts: most of their cost).
+    private ReadOnlySequence<byte> _heldBuffer;
+    private bool _heldIsCompleted;
 
     /// <summary>Creates a reader of <paramref name="body"/> delimited by <paramref name="boundary"/> (see <see cref="MultipartBoundary.TryParse"/>).</summary>
     /// <exception cref="ArgumentException">The boundary is not 1–70 RFC 2046 bchars.</exception>
@@ -74,7 +82,12 @@ public sealed class MultipartPipeReader
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<MultipartSection?> ReadNextSectionAsync(CancellationToken cancellationToken = default)
     {
-        ReleaseChunk();
+        // After a section's last chunk the pipe's read is kept for the next boundary line (ReadBoundaryLineAndHeadersAsync).
+        if (_state != State.AfterDelimiter)
+        {
+            ReleaseChunk();
+        }
+
         ThrowIfFaulted();
         try
         {
@@ -90,19 +103,14 @@ public sealed class MultipartPipeReader
                     break;
             }
 
-            if (await ReadBoundaryLineAsync(cancellationToken).ConfigureAwait(false))
+            var section = await ReadBoundaryLineAndHeadersAsync(cancellationToken).ConfigureAwait(false);
+            if (section is null)
             {
                 _state = State.Done;
                 await DrainEpilogueAsync(cancellationToken).ConfigureAwait(false);
                 return null;
             }
 
-            if (++_sectionCount > _limits.MaxSections)
-            {
-                throw new MultipartFormatException($"The multipart body has more than {_limits.MaxSections} sections.");
-            }
-
-            var section = await ReadHeadersAsync(cancellationToken).ConfigureAwait(false);
             _state = State.Body;
             return section;
         }
@@ -143,6 +151,8 @@ public sealed class MultipartPipeReader
                     // RFC 2046 §5.1.1: the CRLF before "--boundary" belongs to the delimiter, not to the data.
                     var afterDelimiter = buffer.GetPosition(_delimiter.Length, matchStart);
                     SetPending(afterDelimiter, afterDelimiter);
+                    _heldBuffer = buffer;
+                    _heldIsCompleted = result.IsCompleted;
                     _state = State.AfterDelimiter;
                     return new MultipartDataChunk(buffer.Slice(buffer.Start, matchStart), isCompleted: true);
                 }
@@ -237,6 +247,7 @@ public sealed class MultipartPipeReader
         if (_hasPendingAdvance)
         {
             _hasPendingAdvance = false;
+            _heldBuffer = default;
             _body.AdvanceTo(_pendingConsumed, _pendingExamined);
         }
     }
@@ -295,64 +306,75 @@ public sealed class MultipartPipeReader
     }
 
     /// <summary>
-    /// Reads the rest of a boundary line. RFC 2046 §5.1.1: "--" makes it the close-delimiter; otherwise only
-    /// transport-padding (LWSP) may precede the CRLF. Returns true for the close-delimiter.
+    /// Reads the rest of the boundary line and, unless it is the close-delimiter, the section's headers: one read of the
+    /// pipe for both when they are buffered, as a small part's are. RFC 2046 §5.1.1: "--" makes it the
+    /// close-delimiter; otherwise only transport-padding (LWSP) may precede the CRLF. Returns null for the
+    /// close-delimiter.
     /// </summary>
-    private async ValueTask<bool> ReadBoundaryLineAsync(CancellationToken cancellationToken)
+    private async ValueTask<MultipartSection?> ReadBoundaryLineAndHeadersAsync(CancellationToken cancellationToken)
     {
+        var boundaryLineRead = false;
+        var headerBytes = 0;
+        _headers.Clear();
         while (true)
         {
-            var result = await _body.ReadAsync(cancellationToken).ConfigureAwait(false);
+            ReadResult result;
+            if (_hasPendingAdvance)
+            {
+                // The last chunk's read, from just after its delimiter: still the pipe's current read.
+                _hasPendingAdvance = false;
+                result = new ReadResult(_heldBuffer.Slice(_pendingConsumed), isCanceled: false, isCompleted: _heldIsCompleted);
+                _heldBuffer = default;
+            }
+            else
+            {
+                result = await _body.ReadAsync(cancellationToken).ConfigureAwait(false);
+            }
+
             var buffer = result.Buffer;
             ThrowIfCanceled(result);
             var consumed = buffer.Start;
             var examined = buffer.End;
             try
             {
-                var line = ParseBoundaryLine(buffer, out var end);
-                if (line == BoundaryLine.NeedMoreData)
+                if (!boundaryLineRead)
                 {
-                    if (result.IsCompleted)
+                    var line = ParseBoundaryLine(buffer, out var end);
+                    if (line == BoundaryLine.NeedMoreData)
                     {
-                        throw new MultipartFormatException("The multipart body ends inside a boundary line.");
+                        if (result.IsCompleted)
+                        {
+                            throw new MultipartFormatException("The multipart body ends inside a boundary line.");
+                        }
+
+                        // Only padding is buffered; bound it like a header block.
+                        if (buffer.Length > _limits.MaxHeadersBytes)
+                        {
+                            throw new MultipartFormatException("A multipart boundary line is too long.");
+                        }
+
+                        continue;
                     }
 
-                    // Only padding is buffered; bound it like a header block.
-                    if (buffer.Length > _limits.MaxHeadersBytes)
+                    consumed = end;
+                    if (line == BoundaryLine.Close)
                     {
-                        throw new MultipartFormatException("A multipart boundary line is too long.");
+                        examined = end;
+                        return null;
                     }
 
-                    continue;
+                    if (++_sectionCount > _limits.MaxSections)
+                    {
+                        throw new MultipartFormatException($"The multipart body has more than {_limits.MaxSections} sections.");
+                    }
+
+                    boundaryLineRead = true;
                 }
 
-                consumed = examined = end;
-                return line == BoundaryLine.Close;
-            }
-            finally
-            {
-                _body.AdvanceTo(consumed, examined);
-            }
-        }
-    }
-
-    private async ValueTask<MultipartSection> ReadHeadersAsync(CancellationToken cancellationToken)
-    {
-        var headers = new List<KeyValuePair<string, string>>();
-        var headerBytes = 0;
-        while (true)
-        {
-            var result = await _body.ReadAsync(cancellationToken).ConfigureAwait(false);
-            var buffer = result.Buffer;
-            ThrowIfCanceled(result);
-            var consumed = buffer.Start;
-            var examined = buffer.End;
-            try
-            {
-                if (MultipartHeaderParser.TryParse(buffer, headers, ref headerBytes, _limits, out consumed))
+                if (MultipartHeaderParser.TryParse(buffer.Slice(consumed), _headers, ref headerBytes, _limits, out consumed))
                 {
                     examined = consumed;
-                    return MultipartHeaderParser.CreateSection(headers);
+                    return MultipartHeaderParser.CreateSection(_headers);
                 }
 
                 if (result.IsCompleted)
