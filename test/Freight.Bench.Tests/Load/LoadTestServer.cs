@@ -21,7 +21,7 @@ namespace Freight.Bench.Tests.Load;
 /// /large (<see cref="LargeBodyBytes"/>), /close (<c>Connection: close</c>) and /missing (404 with a body);
 /// for body verification: /pattern (<see cref="PatternBody"/> with Content-Length) and /pattern/chunked
 /// (the same bytes, chunked), where <c>?wrongEvery=k</c> makes every k-th of the server's pattern
-/// responses one of <see cref="WrongPatterns"/> in turn.
+/// responses one of <see cref="WrongPatterns"/> in turn; for uploads: PUT or POST /sha256 answers the body's SHA-256 in hex.
 /// </summary>
 internal sealed class LoadTestServer : IAsyncDisposable
 {
@@ -83,6 +83,7 @@ internal sealed class LoadTestServer : IAsyncDisposable
         app.MapGet("/missing", () => HttpResults.Text(MissingBody, statusCode: 404));
         app.MapGet("/pattern", (HttpContext context, int? wrongEvery) => server.WritePatternAsync(context, wrongEvery, chunked: false));
         app.MapGet("/pattern/chunked", (HttpContext context, int? wrongEvery) => server.WritePatternAsync(context, wrongEvery, chunked: true));
+        app.MapMethods("/sha256", ["PUT", "POST"], HashBodyAsync);
 
         await app.StartAsync();
         var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
@@ -99,6 +100,10 @@ internal sealed class LoadTestServer : IAsyncDisposable
     }
 
     public static long ChunkedBodyBytes => ChunkedParts.Sum(part => (long)part.Length);
+
+    /// <summary>The request body's SHA-256 as lowercase hex: what the server received, byte for byte.</summary>
+    private static async Task<string> HashBodyAsync(HttpRequest request) =>
+        Convert.ToHexStringLower(await System.Security.Cryptography.SHA256.HashDataAsync(request.Body));
 
     private static async Task WriteChunkedAsync(HttpContext context)
     {

@@ -1,3 +1,6 @@
+using System.Security.Cryptography;
+using System.Text;
+using Freight.Bench.Load.Bodies;
 using Freight.Bench.Load.Engine;
 
 namespace Freight.Bench.Tests.Load;
@@ -41,6 +44,74 @@ public sealed class RawHttp11Tests
         Assert.Equal(20, result.StatusCodes[200]);
         Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
         Assert.Equal(20L * LoadTestServer.LargeBodyBytes, result.BodyBytes);
+    }
+
+    [Fact]
+    public async Task LargeBody_ExpectedBytes_EveryByteMatchesAfterTheLargerBuffer()
+    {
+        // 1 MiB is above the size at which the connection swaps in its large body buffer, with body bytes already buffered.
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/large"),
+            Transport = LoadTransport.RawHttp11,
+            Connections = 2,
+            MaxRequests = 10,
+            ExpectedStatusCode = 200,
+            ExpectedBody = new byte[LoadTestServer.LargeBodyBytes],
+        });
+
+        Assert.Equal(10, result.StatusCodes[200]);
+        Assert.Equal(0, result.BadResponses + result.SocketErrors + result.Timeouts + result.Errors);
+        Assert.Equal(10L * LoadTestServer.LargeBodyBytes, result.BodyBytes);
+    }
+
+    [Theory]
+    [InlineData("PUT")]
+    [InlineData("POST")]
+    public async Task FileBody_AutoTransport_RawSendsTheFileBytesEveryRequest(string method)
+    {
+        await using var server = await LoadTestServer.StartAsync();
+        using var file = new TemporaryFile(300_007);
+        var options = new LoadOptions
+        {
+            Target = server.Url("/sha256"),
+            Method = new HttpMethod(method),
+            Body = new FileBody(file.Path),
+            Connections = 2,
+            MaxRequests = 8,
+            ExpectedStatusCode = 200,
+            ExpectedBody = Encoding.ASCII.GetBytes(Convert.ToHexStringLower(SHA256.HashData(file.Bytes))),
+        };
+
+        var result = await LoadEngine.RunAsync(options);
+
+        Assert.True(options.UsesRawHttp11);
+        Assert.Equal(8, result.StatusCodes[200]);
+        Assert.Equal(0, result.BadResponses + result.SocketErrors + result.Timeouts + result.Errors);
+    }
+
+    [Fact]
+    public async Task FileBody_FileGrewAfterTheRunDeclaredIt_EveryRequestFailsNamingTheFile()
+    {
+        await using var server = await LoadTestServer.StartAsync();
+        using var file = new TemporaryFile(1000);
+        var body = new FileBody(file.Path);
+        await File.AppendAllTextAsync(file.Path, "more");
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/sha256"),
+            Method = HttpMethod.Put,
+            Body = body,
+            Transport = LoadTransport.RawHttp11,
+            MaxRequests = 3,
+        });
+
+        Assert.Empty(result.StatusCodes);
+        Assert.Equal(3, result.Errors);
+        Assert.Contains("changed during the run", result.FirstError, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -130,10 +201,47 @@ public sealed class RawHttp11Tests
     }
 
     [Fact]
+    public void Validate_RawHttp11WithGeneratedBody_Throws()
+    {
+        var options = new LoadOptions
+        {
+            Target = new Uri("http://127.0.0.1:1/"),
+            Method = HttpMethod.Put,
+            Body = new PayloadBody(10),
+            MaxRequests = 1,
+            Transport = LoadTransport.RawHttp11,
+        };
+
+        Assert.False(options with { Transport = LoadTransport.Auto } is { UsesRawHttp11: true });
+        Assert.Throws<ArgumentException>(options.Validate);
+    }
+
+    [Fact]
     public void Validate_RawHttp11OverHttps_Throws()
     {
         var options = new LoadOptions { Target = new Uri("https://127.0.0.1:1/"), MaxRequests = 1, Transport = LoadTransport.RawHttp11 };
 
         Assert.Throws<ArgumentException>(options.Validate);
+    }
+
+    /// <summary>A temporary file of deterministic bytes, deleted at the end.</summary>
+    private sealed class TemporaryFile : IDisposable
+    {
+        public TemporaryFile(int length)
+        {
+            Bytes = new byte[length];
+            for (var i = 0; i < length; i++)
+            {
+                Bytes[i] = (byte)(i * 31 + (i >> 8));
+            }
+
+            File.WriteAllBytes(Path, Bytes);
+        }
+
+        public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"freight-raw-{Guid.NewGuid():N}.bin");
+
+        public byte[] Bytes { get; }
+
+        public void Dispose() => File.Delete(Path);
     }
 }

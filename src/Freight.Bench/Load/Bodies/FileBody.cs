@@ -21,6 +21,8 @@ public sealed class FileBody : RequestBody
 
     public override string ContentType => "application/octet-stream";
 
+    internal override string? SendableFile => _path;
+
     public override async ValueTask WriteAsync(Stream destination, byte[] buffer, CancellationToken cancellationToken)
     {
         await using var file = FileHasher.OpenSequential(_path);

@@ -176,9 +176,26 @@ public static class LoadCommand
                 return UsageError;
             }
 
+            InlineSocketCompletions(settings.Engine);
             return await LoadSession.RunAsync(settings, output, error, cancellationToken);
         });
         return command;
+    }
+
+    /// <summary>
+    /// The raw HTTP/1.1 client's continuations never block, so they may run on the runtime's socket event thread
+    /// instead of being queued to the thread pool at every receive: one thread then drives every connection, as
+    /// wrk's one epoll thread does (measured: the 4 KiB rows of docs/results/2026-11-25-load-idle.md). The runtime
+    /// reads this variable once, when the process's first socket registers, hence here, before any; a value the
+    /// user set is kept. HttpClient runs keep the thread pool: TLS, HTTP/2 and request bodies work on those threads.
+    /// </summary>
+    private static void InlineSocketCompletions(LoadOptions engine)
+    {
+        const string Variable = "DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS";
+        if (engine.UsesRawHttp11 && Environment.GetEnvironmentVariable(Variable) is null)
+        {
+            Environment.SetEnvironmentVariable(Variable, "1");
+        }
     }
 
     /// <summary>Parses <paramref name="args"/> (what follows <c>freight load</c>) and runs; 0 all verified, 1 failures, 2 usage error.</summary>

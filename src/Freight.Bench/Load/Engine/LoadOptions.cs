@@ -127,8 +127,11 @@ public sealed record LoadOptions
         _ => Target.Scheme == Uri.UriSchemeHttp && HttpVersion == System.Net.HttpVersion.Version11 && RawHttp11Suffices,
     };
 
-    /// <summary>The raw transport sends one fixed GET (it compares, hashes and checks digest fields as HttpClient does); other methods and bodies need HttpClient.</summary>
-    private bool RawHttp11Suffices => Method == HttpMethod.Get && Body is null;
+    /// <summary>
+    /// The raw transport sends one fixed GET, or a body of one file (<c>--file</c>, sent with sendfile(2)) with PUT, POST
+    /// or PATCH; it compares, hashes and checks digest fields as HttpClient does. HEAD, generated and multipart bodies need HttpClient.
+    /// </summary>
+    private bool RawHttp11Suffices => Body is null ? Method == HttpMethod.Get : Method != HttpMethod.Head && Body.SendableFile is not null;
 
     /// <summary>The most workers (closed loop) or connections (open loop) the run uses.</summary>
     public int ConnectionLimit => IsRamp ? Math.Max(RampFrom ?? 0, RampTo ?? 0) : Connections;
@@ -159,7 +162,7 @@ public sealed record LoadOptions
 
         if (Transport == LoadTransport.RawHttp11 && !RawHttp11Suffices)
         {
-            throw new ArgumentException("The RawHttp11 transport sends GETs only.", nameof(Transport));
+            throw new ArgumentException("The RawHttp11 transport sends GETs and file bodies only.", nameof(Transport));
         }
 
         if (Method != HttpMethod.Get && Method != HttpMethod.Head && Method != HttpMethod.Put

@@ -24,7 +24,7 @@ internal sealed class LoadRun : IDisposable
     private readonly Uri _target;
     private readonly Version _version;
     private readonly EndPoint? _rawEndPoint;
-    private readonly byte[]? _rawRequest;
+    private readonly RawHttp11Request? _rawRequest;
     private readonly RawHttp11ConnectionPool? _rawPool;
     private readonly ResponseExpectation? _expectation;
 
@@ -44,7 +44,7 @@ internal sealed class LoadRun : IDisposable
         if (options.UsesRawHttp11)
         {
             _rawEndPoint = RawHttp11Connection.EndPointOf(options.Target);
-            _rawRequest = RawHttp11Connection.BuildRequest(options.Target, options.Headers);
+            _rawRequest = RawHttp11Request.Build(options.Target, options.Method, options.Headers, options.Body);
             if (options.Mode == LoadMode.OpenLoop)
             {
                 _rawPool = new RawHttp11ConnectionPool(options.ConnectionLimit, _rawEndPoint, _rawRequest, _expectation);

@@ -15,8 +15,8 @@ public enum LoadTransport
     HttpClient,
 
     /// <summary>
-    /// A lean HTTP/1.1 keep-alive client on one socket per connection (plain http:// only): a pre-built GET,
-    /// a reused receive buffer and no allocation per request.
+    /// A lean HTTP/1.1 keep-alive client on one socket per connection (plain http:// only): a pre-built GET or
+    /// file upload (the file sent with sendfile(2)), a reused receive buffer and no allocation per request.
     /// </summary>
     RawHttp11,
 }

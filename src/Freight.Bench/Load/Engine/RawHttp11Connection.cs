@@ -8,7 +8,8 @@ using System.Text;
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
-/// One HTTP/1.1 keep-alive connection that sends a pre-built GET and reads the response (RFC 9112) over a
+/// One HTTP/1.1 keep-alive connection that sends a pre-built request (a GET, or a file's bytes with sendfile(2):
+/// <see cref="RawHttp11Request"/>) and reads the response (RFC 9112) over a
 /// reused receive buffer: status code, the framing headers, then the body by Content-Length, chunked
 /// coding or (neither) until the server closes. Bytes after the response (pipelined data) stay in the
 /// buffer for the next one. With a <see cref="ResponseExpectation"/>, body bytes are compared with the
@@ -28,8 +29,16 @@ internal sealed class RawHttp11Connection : IDisposable
     /// <summary>A response head longer than this is malformed; 64 KiB is HttpClient's default MaxResponseHeadersLength.</summary>
     private const int MaxHeadBytes = 64 * 1024;
 
+    /// <summary>
+    /// Receive buffer once a body longer than this arrives (large downloads): fewer, larger recv()s, as curl's
+    /// 16–512 KiB. Measured (strace -c, a 1 GiB GET from nginx): 16,549 recv()s and 8,766 epoll_wait()s with the
+    /// 64 KiB buffer, 5,113 and 186 with this one (docs/results/2026-11-25-load-idle.md). Kept for the connection's
+    /// life; 500 such connections hold 128 MiB.
+    /// </summary>
+    private const int LargeBodyBufferBytes = 256 * 1024;
+
     private readonly EndPoint _endPoint;
-    private readonly ReadOnlyMemory<byte> _request;
+    private readonly RawHttp11Request _request;
     private readonly ResponseExpectation? _expectation;
     private byte[] _buffer = ArrayPool<byte>.Shared.Rent(InitialBufferBytes);
     private Socket? _socket;
@@ -47,31 +56,11 @@ internal sealed class RawHttp11Connection : IDisposable
     // The current response body's hashes (an expected SHA-256, the server's digest fields); null when none are needed.
     private ResponseDigests? _digests;
 
-    public RawHttp11Connection(EndPoint endPoint, ReadOnlyMemory<byte> request, ResponseExpectation? expectation = null)
+    public RawHttp11Connection(EndPoint endPoint, RawHttp11Request request, ResponseExpectation? expectation = null)
     {
         _endPoint = endPoint;
         _request = request;
         _expectation = expectation;
-    }
-
-    /// <summary>
-    /// The GET every request sends, built once: <c>GET {path} HTTP/1.1</c>, <c>Host</c> (RFC 9112 §3, §3.2; a
-    /// Host among <paramref name="headers"/> replaces it) and the run's other header fields, as given.
-    /// </summary>
-    public static byte[] BuildRequest(Uri target, IReadOnlyList<KeyValuePair<string, string>>? headers = null)
-    {
-        var request = new StringBuilder($"GET {target.PathAndQuery} HTTP/1.1\r\n");
-        if (headers?.Any(h => h.Key.Equals("Host", StringComparison.OrdinalIgnoreCase)) != true)
-        {
-            request.Append($"Host: {target.Authority}\r\n");
-        }
-
-        foreach (var (name, value) in headers ?? [])
-        {
-            request.Append($"{name}: {value}\r\n");
-        }
-
-        return Encoding.Latin1.GetBytes(request.Append("\r\n").ToString());
     }
 
     /// <summary>Where <paramref name="target"/>'s connections go: its IP literal, or its name resolved at connect time.</summary>
@@ -83,8 +72,8 @@ internal sealed class RawHttp11Connection : IDisposable
     /// <summary>
     /// Sends the request and reads the whole response; returns its status code, body length (chunked: the
     /// decoded data) and whether the body matched the expectation (true when not compared). A reused
-    /// connection that the server closed while idle (no byte of a response came back) is reopened and the
-    /// request sent again, once. Throws <see cref="SocketException"/>
+    /// connection that the server closed while idle (no byte of a response came back) is reopened and an
+    /// idempotent request sent again, once. Throws <see cref="SocketException"/>
     /// (refused, reset), <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
@@ -93,7 +82,7 @@ internal sealed class RawHttp11Connection : IDisposable
     {
         for (var attempt = 0; ; attempt++)
         {
-            var retryable = attempt == 0 && _socket is not null;
+            var retryable = attempt == 0 && _socket is not null && _request.Idempotent;
             _received = 0;
             try
             {
@@ -102,7 +91,15 @@ internal sealed class RawHttp11Connection : IDisposable
                     await ConnectAsync(token);
                 }
 
-                await _socket!.SendAsync(_request, SocketFlags.None, token);
+                if (_request.BodyFile is null)
+                {
+                    await _socket!.SendAsync(_request.Head, SocketFlags.None, token);
+                }
+                else
+                {
+                    await SendFileAsync(token);
+                }
+
                 var response = await ReadResponseAsync(token);
                 if (response.StatusCode >= 0)
                 {
@@ -154,6 +151,23 @@ internal sealed class RawHttp11Connection : IDisposable
 
         _socket = socket;
         _start = _end = 0;
+    }
+
+    /// <summary>
+    /// The head, then the file through sendfile(2): the kernel copies it from the page cache to the socket, where
+    /// HttpClient's path read it into a buffer and wrote that (measured: the upload rows of
+    /// docs/results/2026-11-25-load-idle.md). A file whose length changed since the run declared it fails the request.
+    /// </summary>
+    private async ValueTask SendFileAsync(CancellationToken token)
+    {
+        var path = _request.BodyFile!;
+        var length = new FileInfo(path).Length;
+        if (length != _request.BodyLength)
+        {
+            throw new IOException($"{path} changed during the run: {length} bytes, {_request.BodyLength} declared.");
+        }
+
+        await _socket!.SendFileAsync(path, _request.Head, ReadOnlyMemory<byte>.Empty, TransmitFileOptions.UseDefaultWorkerThread, token);
     }
 
     /// <summary>Reads one response; status −1 when the server closed the connection before sending a byte.</summary>
@@ -282,6 +296,7 @@ internal sealed class RawHttp11Connection : IDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask SkipAsync(long remaining, CancellationToken token)
     {
+        EnsureBodyBuffer(remaining);
         while (true)
         {
             var take = (int)Math.Min(_end - _start, remaining);
@@ -297,8 +312,10 @@ internal sealed class RawHttp11Connection : IDisposable
         }
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<long> ReadToEndAsync(CancellationToken token)
     {
+        EnsureBodyBuffer(long.MaxValue);
         long total = _end - _start;
         Consume(_buffer.AsSpan(_start, _end - _start));
         _start = _end;
@@ -312,6 +329,7 @@ internal sealed class RawHttp11Connection : IDisposable
         return total;
     }
 
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     private async ValueTask FillOrThrowAsync(CancellationToken token)
     {
         if (!await FillAsync(growable: true, token))
@@ -325,6 +343,7 @@ internal sealed class RawHttp11Connection : IDisposable
     /// when unread bytes fill the buffer (a long head or line), doubling it up to <see cref="MaxHeadBytes"/>.
     /// False at end of stream.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<bool> FillAsync(bool growable, CancellationToken token)
     {
         if (_start == _end)
@@ -356,6 +375,25 @@ internal sealed class RawHttp11Connection : IDisposable
         _end += read;
         _received += read;
         return read > 0;
+    }
+
+    /// <summary>
+    /// Before reading a body of <paramref name="remaining"/> bytes: when it is longer than <see cref="LargeBodyBufferBytes"/>,
+    /// swaps that size of buffer in (the unread bytes moved to its start), so runs of small files keep the small buffer.
+    /// </summary>
+    private void EnsureBodyBuffer(long remaining)
+    {
+        if (_buffer.Length >= LargeBodyBufferBytes || remaining <= LargeBodyBufferBytes)
+        {
+            return;
+        }
+
+        var larger = ArrayPool<byte>.Shared.Rent(LargeBodyBufferBytes);
+        Buffer.BlockCopy(_buffer, _start, larger, 0, _end - _start);
+        ArrayPool<byte>.Shared.Return(_buffer);
+        _buffer = larger;
+        _end -= _start;
+        _start = 0;
     }
 
     private void Consume(ReadOnlySpan<byte> body)

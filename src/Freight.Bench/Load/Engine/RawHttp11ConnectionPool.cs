@@ -13,10 +13,10 @@ internal sealed class RawHttp11ConnectionPool : IDisposable
     private readonly SemaphoreSlim _gate;
     private readonly ConcurrentQueue<RawHttp11Connection> _idle = new();
     private readonly EndPoint _endPoint;
-    private readonly ReadOnlyMemory<byte> _request;
+    private readonly RawHttp11Request _request;
     private readonly ResponseExpectation? _expectation;
 
-    public RawHttp11ConnectionPool(int limit, EndPoint endPoint, ReadOnlyMemory<byte> request, ResponseExpectation? expectation = null)
+    public RawHttp11ConnectionPool(int limit, EndPoint endPoint, RawHttp11Request request, ResponseExpectation? expectation = null)
     {
         _gate = new SemaphoreSlim(limit, limit);
         _endPoint = endPoint;

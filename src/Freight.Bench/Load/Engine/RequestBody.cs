@@ -23,6 +23,12 @@ public abstract class RequestBody
     /// <summary>The Content-Type sent unless the run sets its own with a header.</summary>
     public abstract string ContentType { get; }
 
+    /// <summary>
+    /// The file whose bytes are exactly this body, so the raw HTTP/1.1 transport can send it with sendfile(2) instead
+    /// of <see cref="WriteAsync"/>; null for bodies made or wrapped as they are sent.
+    /// </summary>
+    internal virtual string? SendableFile => null;
+
     /// <summary>Writes the whole body to <paramref name="destination"/> through <paramref name="buffer"/>.</summary>
     public abstract ValueTask WriteAsync(Stream destination, byte[] buffer, CancellationToken cancellationToken);
 

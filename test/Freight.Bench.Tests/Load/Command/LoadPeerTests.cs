@@ -61,6 +61,25 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
     }
 
     [Fact]
+    public async Task NginxWebDavPut_File_RawTransportStoresTheFileExit0()
+    {
+        using var site = new PeerDirectory();
+        var put = Path.Combine(site.Path, "uploads");
+        var bytes = site.WriteFile("upload.bin", 2 * 1024 * 1024 + 3);
+        await using var nginx = await Nginx.StartAsync(
+            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, EnableWebDavPut = true, PutDirectory = put }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.DavAddress!, "up/file.bin").ToString(), "-X", "PUT", "--file", Path.Combine(site.Root, "upload.bin"),
+            "-c", "2", "-n", "6", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("raw-http11", ((System.Text.Json.JsonElement)run.Row.Parameters["transport"]).GetString());
+        Assert.Equal(6, run.Row.StatusCodes!.GetValueOrDefault("201") + run.Row.StatusCodes!.GetValueOrDefault("204"));
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(Path.Combine(put, "up", "file.bin")));
+    }
+
+    [Fact]
     public async Task FreightServeFilesApi_PutThenVerifiedGet_Exit0()
     {
         const int size = 1024 * 1024 + 7;
