@@ -7,7 +7,8 @@
 # response by kind) and a trace of the sends and reads (bytes per call). The bodies are checked first (SHA-256 of
 # one GET per size and server against the file). Results: docs/results/2026-11-25-small-files.md.
 #
-# usage: scripts/static-cost.sh [--rounds N] [--seconds S] [--sizes "4096 16384 …"] [--strace] [--out DIR] SERVER...
+# usage: scripts/static-cost.sh [--rounds N] [--seconds S] [--sizes "4096 16384 …"] [--strace] [--out DIR] [--port P] SERVER...
+#   --port P: the first of the loopback ports the servers listen on, one each (default 47601).
 #   SERVER: nginx, or NAME=PATH/Freight.Cli.dll[,ENV=VALUE…] (e.g. after=artifacts/cli/Freight.Cli.dll,FREIGHT_SendFile=false)
 set -euo pipefail
 
@@ -16,6 +17,7 @@ seconds=2
 sizes="4096 16384 131072 1048576"
 trace=0
 out="${TMPDIR:-/tmp}/static-cost"
+first_port=47600
 servers=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,7 +26,8 @@ while [ $# -gt 0 ]; do
     --sizes) sizes="$2"; shift 2 ;;
     --strace) trace=1; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --port) first_port=$(($2 - 1)); shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) servers+=("$1"); shift ;;
   esac
 done
@@ -33,7 +36,7 @@ command -v wrk >/dev/null || { echo "static-cost: wrk is missing (scripts/instal
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 mkdir -p "$out"
 tick="$(getconf CLK_TCK)"
-port=47600
+port=$first_port
 names=() pids=() urls=() children=()
 
 cleanup() {
@@ -67,7 +70,7 @@ for spec in "${servers[@]}"; do
   static_dir="${static_dir:-$data/lab/static}"
 done
 
-port=47600
+port=$first_port
 for spec in "${servers[@]}"; do
   port=$((port + 1))
   [ "$spec" = nginx ] || continue
