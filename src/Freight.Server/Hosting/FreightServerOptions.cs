@@ -38,7 +38,7 @@ public sealed class FreightServerOptions
     public int TransportBlockBytes { get; set; } = 64 * 1024;
 
     /// <summary>
-    /// Send large file bodies (above 256 KiB, open files on disk) of cleartext HTTP/1.1 responses with sendfile(2),
+    /// Send file bodies over 64 KiB (open files on disk, not cached) of cleartext HTTP/1.1 responses with sendfile(2),
     /// the bytes never copied into the process; HTTPS and HTTP/2 use the copying path whatever this says. On Linux
     /// x86-64/arm64 only (elsewhere a no-op). On by default: for 1 GiB GETs it cut the server's CPU per GiB from
     /// 0.47–0.61 s to 0.18–0.26 s (curl client, /proc utime+stime, loaded machine; docs/results/2026-11-25-sendfile.md).

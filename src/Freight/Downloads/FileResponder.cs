@@ -15,19 +15,29 @@ namespace Freight.Downloads;
 /// cached content into the response writer (small files), read from the open file straight into the
 /// writer's memory by <see cref="FileSender"/>, or, for a store with neither (S3), read from one
 /// <see cref="IObjectReader.OpenRangeAsync"/> stream per range into the writer's memory. On a connection that
-/// offers it (<see cref="SendFileConnections"/>: cleartext HTTP/1.x), a large range of an open file is sent by
-/// sendfile(2) instead and never enters the process. No 16 KiB copy buffer, no FileStream, no per-request header
-/// formatting on the plain GET.
+/// offers it (<see cref="SendFileConnections"/>: cleartext HTTP/1.x), a range of an open file over
+/// <see cref="SendFileAboveBytes"/> is sent by sendfile(2) instead and never enters the process. No 16 KiB copy
+/// buffer, no FileStream, no per-request header formatting on the plain GET.
 /// </summary>
 public static class FileResponder
 {
     /// <summary>
-    /// Files up to this size are read into the response writer whole and flushed once. 256 KiB: at 128 KiB
+    /// Files up to this size that are copied (not cached, and not sent by sendfile: HTTPS, HTTP/2, Freight:SendFile
+    /// off, the S3 store) are read into the response writer whole and flushed once. 256 KiB: at 128 KiB
     /// this cut the server's CPU and allocations per request against chunk-by-chunk flushing
     /// (docs/results/2026-11-21-static.md); above it a client waits for the first bytes while the rest is read.
     /// The same bound applies to the body of a 206 (one range, or all parts of a multipart one).
     /// </summary>
     public const int WholeWriteMaxBytes = 256 * 1024;
+
+    /// <summary>
+    /// A range of an open file larger than this leaves by sendfile(2) where the connection offers it, whether or not
+    /// it fits <see cref="WholeWriteMaxBytes"/>: for 128 KiB files under wrk at 32 connections the server's CPU per
+    /// response was 93 µs read whole and copied, 79 µs from the cache and 45 µs by sendfile (nginx: 52; medians of 5
+    /// rounds, docs/results/2026-11-25-small-files.md). Files up to 64 KiB come from <see cref="FileCache"/> by
+    /// default and never reach this choice; between 64 and 128 KiB it was not measured.
+    /// </summary>
+    public const int SendFileAboveBytes = 64 * 1024;
 
     // §14.3: every answer that could have been a range says ranges work; one shared value, no allocation.
     private static readonly StringValues s_acceptBytes = new("bytes");
@@ -203,18 +213,19 @@ public static class FileResponder
         }
 
         writer.Write(multipart.Close);
-        if (sendInChunks)
-        {
-            // Once a response has flushed, Kestrel's HTTP/1.1 end of response does not flush what follows: the
-            // close delimiter stayed in the pipe and the client waited for its last 40 bytes (observed on .NET 10).
-            await writer.FlushAsync(context.RequestAborted);
-        }
+
+        // Once a response has flushed, Kestrel's HTTP/1.1 end of response does not flush what follows: the close
+        // delimiter stayed in the pipe and the client waited for its last 40 bytes (observed on .NET 10). A part
+        // over SendFileAboveBytes may have flushed even in a small body (sendfile), so this flush is unconditional;
+        // when nothing flushed before, it is the one send the end of the request would have made.
+        await writer.FlushAsync(context.RequestAborted);
     }
 
     /// <summary>
     /// Writes <paramref name="count"/> bytes of the file from <paramref name="offset"/>: from the cached
     /// content, read from the open file, or from the store's reader; without a flush unless <paramref name="sendInChunks"/>.
-    /// A large range of an open file goes by sendfile(2) where the connection offers it (<see cref="SendFileFor"/>).
+    /// A range of an open file over <see cref="SendFileAboveBytes"/> goes by sendfile(2) where the connection offers it
+    /// (<see cref="SendFileFor"/>), which flushes what precedes it.
     /// </summary>
     private static Task WriteAsync(HttpContext context, PipeWriter writer, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, long offset, long count, bool sendInChunks)
     {
@@ -231,17 +242,17 @@ public static class FileResponder
             return CopyRangeAsync(writer, reader, offset, count, sendInChunks, context.RequestAborted);
         }
 
+        if (count > SendFileAboveBytes && SendFileFor(context) is { } sendFile)
+        {
+            return sendFile.SendFileAsync(writer, file!, offset, count, context.RequestAborted);
+        }
+
         if (!sendInChunks)
         {
             // Read all of it into the writer and let the end of the request flush it: one send, no await per
             // chunk (each await that completes later costs a state machine on the heap).
             FileSender.Read(writer, file!, offset, count);
             return Task.CompletedTask;
-        }
-
-        if (SendFileFor(context) is { } sendFile)
-        {
-            return sendFile.SendFileAsync(writer, file!, offset, count, context.RequestAborted);
         }
 
         return FileSender.SendAsync(writer, file!, offset, count, context.RequestAborted);

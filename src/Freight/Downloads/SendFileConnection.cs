@@ -59,6 +59,11 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     private FileSend? _pending;
     private FileSend? _sending;
     private bool _stopped;
+
+    // Set by a response from before it flushes its headers until its file has been sent: the bytes the loop sends
+    // meanwhile are followed by a file's, and go with MSG_MORE.
+    private bool _fileFollows;
+
     private readonly int _port;
     private long _sent;
 
@@ -92,27 +97,35 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     {
         ArgumentNullException.ThrowIfNull(responseWriter);
         ArgumentNullException.ThrowIfNull(file);
-        // The status line, headers and whatever the response wrote before (a part's head) into the pipe: after
-        // this flush the response has started and its bytes so far are counted in Written.
-        var flush = await responseWriter.FlushAsync(cancellationToken);
-        if (flush.IsCompleted || flush.IsCanceled)
+        Volatile.Write(ref _fileFollows, true);
+        try
         {
-            return;
-        }
-
-        while (count > 0)
-        {
-            // One flush per FileSender.MaxChunkSize, as on the copying path: Kestrel gives each flush of a body
-            // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
-            // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
-            var chunk = Math.Min(count, FileSender.MaxChunkSize);
-            if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, cancellationToken), cancellationToken))
+            // The status line, headers and whatever the response wrote before (a part's head) into the pipe: after
+            // this flush the response has started and its bytes so far are counted in Written.
+            var flush = await responseWriter.FlushAsync(cancellationToken);
+            if (flush.IsCompleted || flush.IsCanceled)
             {
                 return;
             }
 
-            offset += chunk;
-            count -= chunk;
+            while (count > 0)
+            {
+                // One flush per FileSender.MaxChunkSize, as on the copying path: Kestrel gives each flush of a body
+                // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
+                // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
+                var chunk = Math.Min(count, FileSender.MaxChunkSize);
+                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, cancellationToken), cancellationToken))
+                {
+                    return;
+                }
+
+                offset += chunk;
+                count -= chunk;
+            }
+        }
+        finally
+        {
+            Volatile.Write(ref _fileFollows, false);
         }
     }
 
@@ -222,7 +235,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 var buffer = result.Buffer;
                 if (!buffer.IsEmpty)
                 {
-                    await SendAsync(buffer);
+                    await SendAsync(buffer, Volatile.Read(ref _fileFollows));
                     _sent += buffer.Length;
                 }
 
@@ -313,11 +326,21 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
     }
 
-    private async ValueTask SendAsync(ReadOnlySequence<byte> buffer)
+    /// <summary>The pipe's bytes; with <paramref name="fileFollows"/>, a single block (a response's head) goes with MSG_MORE.</summary>
+    private async ValueTask SendAsync(ReadOnlySequence<byte> buffer, bool fileFollows)
     {
         if (buffer.IsSingleSegment)
         {
-            await SendAllAsync(buffer.First, CancellationToken.None);
+            var bytes = buffer.First;
+            if (fileFollows)
+            {
+                // What the kernel did not take (all of it if the call failed) goes the ordinary way, which waits for
+                // room or reports the error; only the merging into the file's segments is lost.
+                var taken = LinuxSendFile.SendMore(_socket.SafeHandle, bytes.Span, out _);
+                bytes = taken > 0 ? bytes[(int)taken..] : bytes;
+            }
+
+            await SendAllAsync(bytes, CancellationToken.None);
             return;
         }
 

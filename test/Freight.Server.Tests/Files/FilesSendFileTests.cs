@@ -17,7 +17,7 @@ namespace Freight.Server.Tests.Files;
 /// </summary>
 public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFixture<FileSystemFilesServer>
 {
-    // Above FileResponder.WholeWriteMaxBytes (256 KiB): bodies this large are the ones sendfile sends.
+    // Above FileResponder.WholeWriteMaxBytes (256 KiB) too: sendfile in several 64 KiB stand-in pieces.
     private const int Size = 3 * Payloads.MiB + 12_345;
 
     [Fact]

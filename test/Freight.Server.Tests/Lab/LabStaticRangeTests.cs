@@ -11,8 +11,8 @@ namespace Freight.Server.Tests.Lab;
 
 /// <summary>
 /// Byte ranges (RFC 9110 §14) and If-Range (§13.1.5) on Freight's file path, /lab/static/freight/, over a
-/// file served from the cache (4 KiB) and from disk (128 KiB read whole, 1 MiB sent in flushes), in HTTP/1.1
-/// and HTTP/2. Every body is compared byte for byte with the slice of the deterministic payload it claims.
+/// file served from the cache (4 KiB) and from disk (128 KiB and 1 MiB: by sendfile on cleartext HTTP/1.1; over HTTP/2
+/// 128 KiB read whole, 1 MiB sent in flushes), in HTTP/1.1 and HTTP/2. Every body is compared byte for byte with the slice of the deterministic payload it claims.
 /// </summary>
 public sealed class LabStaticRangeTests(LabServer server) : IClassFixture<LabServer>
 {
@@ -169,7 +169,7 @@ public sealed class LabStaticRangeTests(LabServer server) : IClassFixture<LabSer
     [MemberData(nameof(SizeProtocol))]
     public async Task Get_OpenEndedRange_206ToTheEnd(int size, Protocol protocol)
     {
-        // On 1 MiB the range is past FileResponder.WholeWriteMaxBytes: sent in flushes from the offset.
+        // On 1 MiB the range is past FileResponder.WholeWriteMaxBytes: over HTTP/2 sent in flushes from the offset.
         AssertSinglePart(await GetAsync(size, protocol, ("Range", "bytes=1000-")), size, 1000, size - 1);
     }
 
@@ -202,7 +202,8 @@ public sealed class LabStaticRangeTests(LabServer server) : IClassFixture<LabSer
     [MemberData(nameof(Protocols))]
     public async Task Get_SeveralLargeRanges_MultipartSentInFlushesWithEachPartExact(Protocol protocol)
     {
-        // 500 KB of parts: past FileResponder.WholeWriteMaxBytes, so each part goes through FileSender.SendAsync.
+        // 500 KB of parts: past FileResponder.WholeWriteMaxBytes, so over HTTP/2 each part goes through FileSender.SendAsync
+        // (over HTTP/1.1 each is over SendFileAboveBytes: by sendfile after its head).
         var answer = await GetAsync(1048576, protocol, ("Range", "bytes=0-199999,300000-599999,-100000"));
 
         await AssertMultipartAsync(answer, 1048576, (0, 199999), (300000, 599999), (948576, 1048575));
