@@ -44,7 +44,7 @@ public sealed class FreightServerOptions
     /// 0.47–0.61 s to 0.18–0.26 s (curl client, /proc utime+stime, loaded machine; docs/results/2026-11-25-sendfile.md).
     /// </summary>
     public bool SendFile { get; set; } = true;
-    /// <summary>TLS on https:// addresses: the cipher order (<c>Tls:PreferAes128Gcm</c>).</summary>
+    /// <summary>TLS on https:// addresses: the cipher order (<c>Tls:PreferAes128Gcm</c>) and the send path (<c>Tls:SendRecordsOnSocket</c>).</summary>
     public Freight.Transport.FreightTlsOptions Tls { get; set; } = new();
 
     /// <summary>HTTP/2 windows and frame size (<c>Http2:InitialConnectionWindowBytes</c>, …), on https:// and h2c:// addresses.</summary>

@@ -12,10 +12,13 @@ namespace Freight.Transport;
 /// (ALPN h2 and http/1.1 from the listener's protocols), TLS 1.3 or 1.2 only, AES-128-GCM preferred.
 /// </summary>
 /// <remarks>
-/// No TLS middleware of Freight's own: the lead that Kestrel writes a TLS record per 4 KiB pipe segment
-/// (aspnetcore#30545) does not hold here. Behind a byte relay, every large response Kestrel sent over
-/// HTTP/1.1 and HTTP/2 went out in full 16 KiB records (16,401 bytes on the wire, TLS 1.3), with Freight's
-/// 64 KiB transport blocks and with Kestrel's stock 4 KiB pool alike (docs/results/2026-11-25-tls-h2.md).
+/// Kestrel's TLS middleware does the handshake, ALPN and the records: the lead that it writes a TLS record per
+/// 4 KiB pipe segment (aspnetcore#30545) does not hold here. Behind a byte relay, every large response Kestrel
+/// sent over HTTP/1.1 and HTTP/2 went out in full 16 KiB records (16,401 bytes on the wire, TLS 1.3), with
+/// Freight's 64 KiB transport blocks and with Kestrel's stock 4 KiB pool alike (docs/results/2026-11-25-tls-h2.md).
+/// Under it, <see cref="FreightTlsOptions.SendRecordsOnSocket"/> sends those records on the socket from the
+/// thread that encrypted them, instead of through the socket transport's output pipe and send loop
+/// (docs/results/2026-11-25-tls-cost.md).
 /// </remarks>
 public static class FreightHttpsExtensions
 {
@@ -45,11 +48,23 @@ public static class FreightHttpsExtensions
         var tls = options ?? new FreightTlsOptions();
         // Windows has no CipherSuitesPolicy (PlatformNotSupportedException): Schannel's order stays.
         var cipherSuites = tls.PreferAes128Gcm && !OperatingSystem.IsWindows() ? new CipherSuitesPolicy(Aes128First) : null;
-        return listen.UseHttps(new HttpsConnectionAdapterOptions
+        if (tls.SendRecordsOnSocket)
+        {
+            // Before UseHttps, so outside it: it sees the socket transport, and the TLS middleware writes to it.
+            listen.Use(TlsSocketOutput.Use);
+        }
+
+        listen.UseHttps(new HttpsConnectionAdapterOptions
         {
             ServerCertificate = certificate,
             SslProtocols = SslProtocols.Tls13 | SslProtocols.Tls12,
             OnAuthenticate = (_, ssl) => ssl.CipherSuitesPolicy = cipherSuites,
         });
+        if (tls.SendRecordsOnSocket)
+        {
+            listen.Use(TlsSocketOutput.AfterHandshake);
+        }
+
+        return listen;
     }
 }

@@ -12,4 +12,14 @@ public sealed class FreightTlsOptions
     /// Not on Windows, where .NET cannot set a server's cipher suites.
     /// </summary>
     public bool PreferAes128Gcm { get; set; } = true;
+
+    /// <summary>
+    /// Send the TLS records on the connection's socket from the thread that encrypted them (a large body's full records
+    /// gathered ~64 KiB to a send), instead of Kestrel's path, which copies each record into its socket transport's
+    /// output pipe for the transport's send loop to send from another thread. Off by default: it removes the thread
+    /// hop (per 2 GiB download, ~107,000 sched_yield calls and ~400 futex calls down to ~700 and ~100) but the server's
+    /// CPU per GiB over TLS measured the same (docs/results/2026-11-25-tls-cost.md). Only Kestrel's socket transport
+    /// has a socket to send on; another transport keeps Kestrel's path.
+    /// </summary>
+    public bool SendRecordsOnSocket { get; set; }
 }

@@ -25,8 +25,21 @@ public sealed class VerdictsPageTests
                 "| server CPU s/GiB: files/put / nginx-put, 1 GiB ≤ 1.0× | MISSED | 1.874× | 1.702–2.063× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| files/put / nginx-put, 1 GiB ≥ 1.0× | inconclusive | 0.969× | 0.902–1.041× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |",
+                "| https / http download ≥ 0.7× | not measured | n/a |  |  | [verdicts-new.json](verdicts-new.json) |",
             ]),
             string.Join('\n', rows));
+    }
+
+    [Fact]
+    public async Task ReportVerdicts_NewestRunListsAGoalWithoutAFigure_TakesItFromTheOlderRunThatMeasuredIt()
+    {
+        // verdicts-new.json lists the tus goal as a run that skipped its rows does (a goal, no value, no interval);
+        // verdicts-old.json measured it.
+        var section = await RenderAsync();
+
+        var tus = Assert.Single(section.Split('\n'), l => l.StartsWith("| upload/tus / peer/tus-node", StringComparison.Ordinal));
+        Assert.Equal("| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |", tus);
+        Assert.Single(section.Split('\n'), l => l.Contains("not measured", StringComparison.Ordinal) && l.StartsWith("| https / http download", StringComparison.Ordinal));
     }
 
     [Fact]

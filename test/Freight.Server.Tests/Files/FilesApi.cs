@@ -172,6 +172,27 @@ internal static class FilesApi
 
         return true;
     }
+
+    /// <summary>Whether any descriptor of this process (the server runs in it) refers to <paramref name="path"/>.</summary>
+    public static bool OpenInThisProcess(string path)
+    {
+        foreach (var descriptor in Directory.EnumerateFileSystemEntries("/proc/self/fd"))
+        {
+            try
+            {
+                if (new FileInfo(descriptor).LinkTarget is { } target && target.StartsWith(path, StringComparison.Ordinal))
+                {
+                    return true;
+                }
+            }
+            catch (IOException)
+            {
+                // Closed between the listing and the look.
+            }
+        }
+
+        return false;
+    }
 }
 
 /// <summary>

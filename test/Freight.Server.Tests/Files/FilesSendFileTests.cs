@@ -159,27 +159,6 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         Assert.Equal(SHA256.HashData(content.AsSpan(5, 2_999_995)), SHA256.HashData(await response.Content.ReadAsByteArrayAsync()));
         Assert.Equal(0, sendfile.Bytes);
     }
-
-    /// <summary>Whether any descriptor of this process (the server runs in it) refers to <paramref name="path"/>.</summary>
-    private static bool OpenInThisProcess(string path)
-    {
-        foreach (var descriptor in Directory.EnumerateFileSystemEntries("/proc/self/fd"))
-        {
-            try
-            {
-                if (new FileInfo(descriptor).LinkTarget is { } target && target.StartsWith(path, StringComparison.Ordinal))
-                {
-                    return true;
-                }
-            }
-            catch (IOException)
-            {
-                // Closed between the listing and the look.
-            }
-        }
-
-        return false;
-    }
 }
 
 /// <summary>With Freight:SendFile off, a large body is copied: the same bytes, none by sendfile.</summary>

@@ -36,6 +36,9 @@ public abstract class FilesServer(params string[] arguments) : ServerHarness(arg
 /// </summary>
 public sealed class FileSystemFilesServer() : FilesServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 
+/// <summary>The file-system store with Freight:Tls:SendRecordsOnSocket on: TLS records sent on the socket by the thread that encrypted them.</summary>
+public sealed class SocketTlsSendFilesServer() : FilesServer("--Freight:Tls:SendRecordsOnSocket", "true", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");
+
 /// <summary>The file-system store with Freight:SendFile off: large bodies by the copying path, as over TLS.</summary>
 public sealed class CopyingFilesServer() : FilesServer("--Freight:SendFile", "false", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 

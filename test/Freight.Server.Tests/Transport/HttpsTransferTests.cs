@@ -11,9 +11,10 @@ namespace Freight.Server.Tests.Transport;
 
 /// <summary>
 /// The files API over the server's TLS listener (<c>UseFreightHttps</c>) on HTTP/1.1 and HTTP/2: bytes, hashes and
-/// ranges, the records it writes, the cipher it picks, and a client that aborts mid-body.
+/// ranges, the records it writes, the cipher it picks, and clients that abort or reset mid-body; on both send paths
+/// (<c>Tls:SendRecordsOnSocket</c>: records sent on the socket by the encrypting thread, or Kestrel's pipe and send loop).
 /// </summary>
-public sealed class HttpsTransferTests(FileSystemFilesServer server) : IClassFixture<FileSystemFilesServer>
+public abstract class HttpsTransferTests(FilesServer server)
 {
     private const int Size = 3 * 1024 * 1024 + 12345;
 
@@ -146,9 +147,38 @@ public sealed class HttpsTransferTests(FileSystemFilesServer server) : IClassFix
         await server.AssertServingAsync();
     }
 
+    [Fact]
+    public async Task Https_ClientResetsMidDownload_FileReleasedNoErrorLoggedAndServerServes()
+    {
+        // 64 MiB: far more than the socket buffers hold, so the server is mid-body, sending records, when the reset lands.
+        const int Large = 64 * 1024 * 1024;
+        var key = $"{FilesApi.NewRoot()}/reset.bin";
+        await FilesApi.CreateAsync(server, key, FilesApi.Content(Large, seed: 24));
+        var path = server.DiskPath(key);
+        var mark = server.Logs.Count;
+        await using (var connection = await RawHttpConnection.OpenTlsAsync(server.HttpsAddress, server.CertificateFingerprint))
+        {
+            await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpsAddress, "/files/" + key));
+            Assert.True(await connection.ReadSomeAsync(256 * 1024) > 0);
+            connection.Reset();
+        }
+
+        // The response has ended once the file is closed. A failed send that reached Kestrel's HTTP layer as an
+        // exception would have been logged as an error by then ("Unexpected exception" in its flush).
+        Assert.True(await FilesApi.EventuallyAsync(() => !FilesApi.OpenInThisProcess(path)), "the server still holds the file open");
+        Assert.Empty(server.Logs.Since(mark, Microsoft.Extensions.Logging.LogLevel.Error));
+        await server.AssertServingAsync();
+    }
+
     private HttpRequestMessage Request(HttpMethod method, string version, string pathAndQuery) => new(method, new Uri(server.HttpsAddress, pathAndQuery))
     {
         Version = Version.Parse(version),
         VersionPolicy = HttpVersionPolicy.RequestVersionExact,
     };
 }
+
+/// <summary>The default: Kestrel's path, records through its transport pipe and send loop.</summary>
+public sealed class HttpsTransferKestrelSendTests(FileSystemFilesServer server) : HttpsTransferTests(server), IClassFixture<FileSystemFilesServer>;
+
+/// <summary><c>Tls:SendRecordsOnSocket true</c>: TLS records sent on the socket by the thread that encrypted them.</summary>
+public sealed class HttpsTransferSocketSendTests(SocketTlsSendFilesServer server) : HttpsTransferTests(server), IClassFixture<SocketTlsSendFilesServer>;

@@ -20,13 +20,28 @@ public static class VerdictsPage
 
     /// <summary>
     /// The section: every goal any run stated, its verdict from the newest run (by <see cref="BenchReport.StartedAt"/>)
-    /// that measured it, in that run's order, then goals only older runs have; and the runs it drew on, with the cost
-    /// measures each machine offered.
+    /// that measured it — a run that lists a goal without a figure (its rows not run) does not count — in the newest
+    /// run's order, then goals only older runs have; "not measured" only where no run measured it; and the runs it
+    /// drew on, with the cost measures each machine offered.
     /// </summary>
     public static string Render(IReadOnlyList<Run> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
         var newestFirst = runs.Select((run, order) => (run, order)).OrderByDescending(r => r.run.Report.StartedAt).ThenByDescending(r => r.order).Select(r => r.run).ToList();
+        // A run that skipped a goal's rows (the default run leaves out the HTTPS ones) still lists the goal, with no
+        // figure: the newest run that has one speaks for it, at the place the newest run lists it.
+        var measured = new Dictionary<string, (RatioResult Ratio, Run Run)>(StringComparer.Ordinal);
+        foreach (var run in newestFirst)
+        {
+            foreach (var ratio in run.Report.Ratios)
+            {
+                if (ratio.Goal is not null && IsMeasured(ratio))
+                {
+                    measured.TryAdd(ratio.Name, (ratio, run));
+                }
+            }
+        }
+
         var goals = new List<(RatioResult Ratio, Run Run)>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
         foreach (var run in newestFirst)
@@ -35,7 +50,7 @@ public static class VerdictsPage
             {
                 if (ratio.Goal is not null && seen.Add(ratio.Name))
                 {
-                    goals.Add((ratio, run));
+                    goals.Add(measured.TryGetValue(ratio.Name, out var newest) ? newest : (ratio, run));
                 }
             }
         }
@@ -106,6 +121,9 @@ public static class VerdictsPage
 
         return page[..begin] + section + page[after..];
     }
+
+    /// <summary>A figure or an interval: what the console calls "not measured" has neither.</summary>
+    private static bool IsMeasured(RatioResult ratio) => ratio.Value is not null || ratio.Interval is not null;
 
     /// <summary>A Markdown table cell: its pipes escaped.</summary>
     private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
