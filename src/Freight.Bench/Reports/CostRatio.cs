@@ -4,9 +4,9 @@ namespace Freight.Bench.Reports;
 
 /// <summary>
 /// Cost goals: what one row's server spent per GiB (or per response) over another's, lower is better. CPU s/GiB moves far
-/// less with a busy neighbour than MiB/s does (a neighbour takes time, not work), and bytes allocated per response less
-/// still (a neighbour takes neither), so a cost verdict settles where a speed verdict is still inconclusive. The interval
-/// is the speed goals' (paired t on the log ratios of run i to run i).
+/// less with a busy neighbour than MiB/s does (a neighbour takes time, not work), and bytes allocated per response follow
+/// the work a response does, not how long it took, so a cost verdict settles where a speed verdict is still inconclusive.
+/// The interval is the speed goals' (paired t on the log ratios of run i to run i).
 /// </summary>
 public static class CostRatio
 {
