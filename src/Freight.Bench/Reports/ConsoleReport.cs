@@ -235,14 +235,14 @@ public static class ConsoleReport
     {
         var rows = new List<string[]>
         {
-            new[] { "scenario", "parameters", "req/s", "min–max", "MiB/s", "p50 ms", "p99 ms", "max ms", "bad", "sock err", "srv cpu %", "srv alloc MiB/s", "gc 0/1/2", "tp thr", "first ms", "published", "ours/pub" },
+            new[] { "scenario", "parameters", "req/s", "min–max", "MiB/s", "p50 ms", "p99 ms", "max ms", "bad", "sock err", "srv cpu %", "srv alloc MiB/s", "srv alloc KiB/resp", "gc 0/1/2", "tp thr", "first ms", "published", "ours/pub" },
         };
         foreach (var r in report.Results.Where(r => r.Suite == "static"))
         {
             var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.RequestsPerSecond is null)
             {
-                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
                 continue;
             }
 
@@ -262,6 +262,7 @@ public static class ConsoleReport
                 (r.SocketErrors ?? 0).ToString(CultureInfo.InvariantCulture),
                 k?.CpuPercent is { } cpu ? F(cpu, "0") : "",
                 k?.AllocationBytesPerSecond is { } alloc ? F(alloc / MiB, "0.0") : "",
+                r.Server?.AllocatedBytesPerTransfer is { } perResponse ? F(perResponse / 1024, "0.00") : "",
                 k?.Gen0Collections is { } g0 ? $"{g0}/{k.Gen1Collections}/{k.Gen2Collections}" : "",
                 k?.ThreadPoolThreads?.ToString(CultureInfo.InvariantCulture) ?? "",
                 r.FirstRequestSeconds is { } first ? F(first * 1000, "0.0") : "",

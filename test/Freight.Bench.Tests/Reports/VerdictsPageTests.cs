@@ -24,8 +24,10 @@ public sealed class VerdictsPageTests
                 "| files/get / nginx-get, 1 GiB ≥ 0.85× | met | 0.931× | 0.881–0.984× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| server CPU s/GiB: files/put / nginx-put, 1 GiB ≤ 1.0× | MISSED | 1.874× | 1.702–2.063× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| files/put / nginx-put, 1 GiB ≥ 1.0× | inconclusive | 0.969× | 0.902–1.041× | 5 | [verdicts-new.json](verdicts-new.json) |",
+                "| freight / staticfiles bytes allocated per response, 4 KiB, 32 conns ≤ 1.0× | met | 0.214× | 0.199–0.231× | 3 | [verdicts-new.json](verdicts-new.json) |",
                 "| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |",
                 "| https / http download ≥ 0.7× | not measured | n/a |  |  | [verdicts-new.json](verdicts-new.json) |",
+                "| freight / staticfiles allocation rate, 1 MiB, 32 conns ≤ 1.0× | MISSED (no interval) | 1.099× |  |  | [verdicts-old.json](verdicts-old.json) |",
             ]),
             string.Join('\n', rows));
     }
@@ -40,6 +42,20 @@ public sealed class VerdictsPageTests
         var tus = Assert.Single(section.Split('\n'), l => l.StartsWith("| upload/tus / peer/tus-node", StringComparison.Ordinal));
         Assert.Equal("| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |", tus);
         Assert.Single(section.Split('\n'), l => l.Contains("not measured", StringComparison.Ordinal) && l.StartsWith("| https / http download", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ReportVerdicts_GoalRenamedSinceAnOlderRun_OldNameLeftOffOnceARunStatesTheNewOne()
+    {
+        // verdicts-old.json has the static suite's allocation goals under their old name (the whole run's allocation
+        // rate, no interval); verdicts-new.json states the 4 KiB one per response, with its interval. The old 4 KiB
+        // figure measured something else: only the new goal speaks for it. The old 1 MiB goal has no successor yet.
+        var section = await RenderAsync();
+
+        Assert.DoesNotContain("allocation rate, 4 KiB", section, StringComparison.Ordinal);
+        Assert.Single(section.Split('\n'), l => l.StartsWith("| freight / staticfiles bytes allocated per response, 4 KiB, 32 conns ≤ 1.0× | met | 0.214× | 0.199–0.231× | 3 |", StringComparison.Ordinal));
+        Assert.Single(section.Split('\n'), l => l.StartsWith("| freight / staticfiles allocation rate, 1 MiB, 32 conns ≤ 1.0× | MISSED (no interval) |", StringComparison.Ordinal));
+        Assert.Contains("Cost goals (server CPU s/GiB, bytes allocated per response) are \"≤\"", section, StringComparison.Ordinal);
     }
 
     [Fact]

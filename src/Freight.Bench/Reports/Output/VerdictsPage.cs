@@ -15,13 +15,25 @@ public static class VerdictsPage
 
     public const string End = "<!-- verdicts: end -->";
 
+    /// <summary>
+    /// Goals renamed when what they measure changed (the old name's prefix, the new one's). An older run's goal under an
+    /// old name is left off the page once a run has stated its successor: its figure measured something else, and its
+    /// verdict is not the goal's latest. The static suite's allocation rate (the whole run's bytes a second, no interval)
+    /// became bytes allocated per response, paired by round (docs/results/2026-11-25-default-three.md).
+    /// </summary>
+    private static readonly (string Old, string New)[] s_renamed =
+    [
+        ("freight / staticfiles allocation rate, ", "freight / staticfiles bytes allocated per response, "),
+    ];
+
     /// <summary>A result file and where the page links to it (relative to the page).</summary>
     public sealed record Run(string Link, BenchReport Report);
 
     /// <summary>
     /// The section: every goal any run stated, its verdict from the newest run (by <see cref="BenchReport.StartedAt"/>)
     /// that measured it — a run that lists a goal without a figure (its rows not run) does not count — in the newest
-    /// run's order, then goals only older runs have; "not measured" only where no run measured it; and the runs it
+    /// run's order, then goals only older runs have (not those renamed since, once a run states the new name: see
+    /// <see cref="s_renamed"/>); "not measured" only where no run measured it; and the runs it
     /// drew on, with the cost measures each machine offered.
     /// </summary>
     public static string Render(IReadOnlyList<Run> runs)
@@ -55,13 +67,15 @@ public static class VerdictsPage
             }
         }
 
+        goals.RemoveAll(goal => Successor(goal.Ratio.Name) is { } successor && seen.Contains(successor));
+
         var text = new StringBuilder();
         text.AppendLine(Begin);
         text.AppendLine("## Verdicts");
         text.AppendLine();
         text.AppendLine("Each goal's latest verdict, from the newest run that measured it: met when its 95 % interval is wholly on the goal's");
         text.AppendLine("side, MISSED when wholly on the other, inconclusive when it straddles the goal ([how](../bench.md#intervals-and-verdicts)).");
-        text.AppendLine("Cost goals (server CPU s/GiB) are \"≤\": lower is better.");
+        text.AppendLine("Cost goals (server CPU s/GiB, bytes allocated per response) are \"≤\": lower is better.");
         text.AppendLine();
         text.AppendLine("| goal | verdict | estimate | 95 % interval | runs | from |");
         text.AppendLine("|---|---|---:|---:|---:|---|");
@@ -120,6 +134,20 @@ public static class VerdictsPage
         }
 
         return page[..begin] + section + page[after..];
+    }
+
+    /// <summary>The name a renamed goal goes by now (<see cref="s_renamed"/>), or null when it was not renamed.</summary>
+    private static string? Successor(string name)
+    {
+        foreach (var (old, renamed) in s_renamed)
+        {
+            if (name.StartsWith(old, StringComparison.Ordinal))
+            {
+                return string.Concat(renamed, name.AsSpan(old.Length));
+            }
+        }
+
+        return null;
     }
 
     /// <summary>A figure or an interval: what the console calls "not measured" has neither.</summary>

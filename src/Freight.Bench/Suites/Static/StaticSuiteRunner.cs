@@ -308,7 +308,12 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
                 Gen2: windows.Sum(w => w.After.Gen2Collections - w.Before.Gen2Collections),
                 ThreadPoolThreadsMax: result.Counters.ThreadPoolThreads,
                 WorkingSetBytesMax: result.Counters.WorkingSetBytes,
-                CpuSecondsPerResponse: serverCpu / responses);
+                CpuSecondsPerResponse: serverCpu / responses)
+            {
+                // Each round's own bytes allocated per response, from that round's window: what the allocation goals'
+                // paired interval is drawn from (round i of one row beside round i of the other).
+                AllocatedBytesPerTransferRuns = [.. list.Select(r => (r.Window!.After.AllocatedBytes - r.Window.Before.AllocatedBytes) / (double)r.Responses)],
+            };
         }
         else if (list.All(r => r.PeerWindow is not null))
         {
