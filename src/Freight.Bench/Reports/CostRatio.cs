@@ -17,9 +17,9 @@ public static class CostRatio
     /// Server CPU seconds per GiB of <paramref name="numerator"/> over <paramref name="denominator"/> (the totals over all
     /// runs for <see cref="RatioResult.Value"/>, the per-run figures for the interval), with a "≤" goal.
     /// </summary>
-    public static RatioResult ServerCpu(string name, string numerator, string denominator, SideCost? top, SideCost? bottom, double goal) =>
-        new RatioResult(name, $"{numerator} server CPU s/GiB", $"{denominator} server CPU s/GiB", top?.CpuSecondsPerGiB / bottom?.CpuSecondsPerGiB, Goal: goal, LowerIsBetter: true, Unit: Unit)
-            .WithRuns(top?.CpuSecondsPerGiBSamples, bottom?.CpuSecondsPerGiBSamples);
+    public static RatioResult ServerCpu(string name, string numerator, string denominator, ScenarioResult? top, ScenarioResult? bottom, double goal) =>
+        new RatioResult(name, $"{numerator} server CPU s/GiB", $"{denominator} server CPU s/GiB", top?.Server?.CpuSecondsPerGiB / bottom?.Server?.CpuSecondsPerGiB, Goal: goal, LowerIsBetter: true, Unit: Unit)
+            .WithRuns(top, bottom, r => r.Server?.CpuSecondsPerGiBSamples is { } perRun ? Summary.OfRuns(perRun) : null);
 
     /// <summary>
     /// Bytes the server allocated per response of the row <paramref name="top"/> over the row <paramref name="bottom"/>, with

@@ -48,7 +48,7 @@ public sealed class InMemoryReportTests
             new RatioResult("upload-freight / tcp ceiling", "upload/freight", "tcp/loopback", upload.BytesPerSecond!.Median / probe.BytesPerSecond!.Median, Goal: 0.5)
                 .WithRuns(upload, probe, r => r.BytesPerSecond)
                 .WithStop(AdaptiveStop.Off),
-            CostRatio.ServerCpu("server CPU s/GiB: upload / download", "upload/freight", "download/freight#a", upload.Server, download.Server, 1.0),
+            CostRatio.ServerCpu("server CPU s/GiB: upload / download", "upload/freight", "download/freight#a", upload, download, 1.0),
             new RatioResult("delay: p99 / the 1 s wait", "threads/delay p99", "1 s", rows.First(r => r.Scenario == "threads/delay").LatencySeconds?.P99, Published: 1, Goal: 1.1, LowerIsBetter: true),
         };
         var report = new BenchReport

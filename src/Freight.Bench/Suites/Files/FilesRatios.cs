@@ -29,7 +29,7 @@ public static class FilesRatios
         yield return ServerCpu($"server CPU s/GiB: files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut);
 
         RatioResult ServerCpu(string name, string numerator, string denominator) =>
-            CostRatio.ServerCpu(name, numerator, denominator, Row(results, numerator, size)?.Server, Row(results, denominator, size)?.Server, 1.0);
+            CostRatio.ServerCpu(name, numerator, denominator, Row(results, numerator, size), Row(results, denominator, size), 1.0);
     }
 
     /// <summary>
