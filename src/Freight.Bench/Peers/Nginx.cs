@@ -154,7 +154,9 @@ public static class Nginx
 
                         location /dav/ {
                             alias {{Quote(site.PutDirectory + "/")}};
-                            dav_methods PUT;
+                            # DELETE too: the files suite removes nginx's previous upload through nginx, as it
+                            # removes Freight's through the files API, so both servers' CPU holds the same unlink.
+                            dav_methods PUT DELETE;
                             dav_access user:rw group:r all:r;
                             create_full_put_path on;
                             client_max_body_size 0;

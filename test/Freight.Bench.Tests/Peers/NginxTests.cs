@@ -153,6 +153,25 @@ public sealed class NginxTests
         Assert.Empty(Directory.EnumerateFiles(Path.Combine(put, ".nginx-put-temp"), "*", SearchOption.AllDirectories));
     }
 
+    [Fact]
+    public async Task WebDavDelete_UploadedThenAbsentFile_RemovedThenNotFound()
+    {
+        using var site = new PeerDirectory();
+        var put = Path.Combine(site.Path, "uploads");
+        await using var nginx = await StartAsync(site, put);
+        using var client = new HttpClient();
+        var url = new Uri(nginx.DavAddress!, "put-4096.bin");
+        using var created = await client.PutAsync(url, new ByteArrayContent(new byte[4096]));
+
+        using var deleted = await client.DeleteAsync(url);
+        using var again = await client.DeleteAsync(url);
+
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, again.StatusCode);
+        Assert.False(File.Exists(Path.Combine(put, "put-4096.bin")));
+    }
+
     [Theory]
     [InlineData(LoadTransport.RawHttp11)]
     [InlineData(LoadTransport.HttpClient)]

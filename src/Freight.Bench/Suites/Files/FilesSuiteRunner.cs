@@ -432,6 +432,10 @@ public sealed class FilesSuiteRunner(
     /// Every upload writes a new file: the previous one is removed first, untimed. Replacing a large file frees
     /// its blocks inside the timed request, and on a file system mounted with online discard (this project's
     /// VM: ext4 `discard`) that cost landed on whichever row came next — 20–300 MiB/s swings between rows.
+    /// Each server removes its own file (Freight by the files API's DELETE, nginx by WebDAV DELETE): the
+    /// removal falls inside the server CPU window, so both must pay it. Until 2026-11-27 the bench unlinked
+    /// nginx's file itself, which left ~0.09 s/GiB (the DELETE of a 1 GiB file) on Freight's side of the
+    /// files/put ÷ nginx-put CPU ratio only (docs/results/2026-11-27-put-cost.md).
     /// </summary>
     private async Task RemovePreviousUploadAsync(FilesScenario scenario, NginxServer? nginx, CancellationToken cancellationToken)
     {
@@ -450,7 +454,15 @@ public sealed class FilesSuiteRunner(
 
                 break;
             case FilesSuite.NginxPut:
-                DeleteIfPresent(Path.Combine(nginx!.PutDirectory!, $"put-{size}.bin"));
+                using (var request = new HttpRequestMessage(HttpMethod.Delete, new Uri(nginx!.DavAddress!, $"put-{size}.bin")))
+                using (var response = await client.SendAsync(request, cancellationToken))
+                {
+                    if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
+                    {
+                        throw new VerificationException($"DELETE {request.RequestUri}: {(int)response.StatusCode}");
+                    }
+                }
+
                 break;
             case FilesSuite.LabUpload when options.Target is null:
                 // The embedded server's data directory (BenchRunner names it); the lab stores every upload under one name.
