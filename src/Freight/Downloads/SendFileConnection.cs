@@ -76,18 +76,24 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         var segmentSize = pool is { MaxBufferSize: > 0 } ? pool.MaxBufferSize : 4096;
         _pipe = new Pipe(new PipeOptions(pool, PipeScheduler.ThreadPool, PipeScheduler.ThreadPool, PauseWriterBytes, ResumeWriterBytes, segmentSize, useSynchronizationContext: false));
         _output = new SendFileOutput(_pipe.Writer, this);
-        // TCP_NOTSENT_LOWAT: the socket counts as full once this many bytes wait unsent, and writable again below.
-        // Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
-        // loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace, with no
-        // progress to report. Experimental; the CPU cost for fast clients is not measured yet.
-        Span<byte> lowat = stackalloc byte[sizeof(int)];
-        BitConverter.TryWriteBytes(lowat, NotSentLowWatermarkBytes);
-        socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, lowat);
     }
 
+    // linux/in.h and linux/tcp.h, the same on every architecture.
     private const int IpProtoTcp = 6;
     private const int TcpNotSentLowat = 25;
+
+    /// <summary>
+    /// TCP_NOTSENT_LOWAT while a file is sent: the socket counts as full once this many bytes wait unsent, and
+    /// writable again below. Without it, a full socket is writable only when a third of its send buffer (autotuned to
+    /// MiBs on loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace with no
+    /// progress to report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). Set when a response's file
+    /// send starts and cleared when it ends (<see cref="NoLowWatermark"/>), so the connection's other responses
+    /// send under the kernel's default; docs/results/2026-11-27-sendfile-layer.md has what each costs.
+    /// </summary>
     private const int NotSentLowWatermarkBytes = 128 * 1024;
+
+    /// <summary>0 clears the socket's own value: the system's net.ipv4.tcp_notsent_lowat applies (no limit by default).</summary>
+    private const int NoLowWatermark = 0;
 
     public PipeReader Input => _transport.Input;
 
@@ -98,6 +104,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         ArgumentNullException.ThrowIfNull(responseWriter);
         ArgumentNullException.ThrowIfNull(file);
         Volatile.Write(ref _fileFollows, true);
+        SetLowWatermark(NotSentLowWatermarkBytes);
         try
         {
             // The status line, headers and whatever the response wrote before (a part's head) into the pipe: after
@@ -125,7 +132,30 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
         finally
         {
+            // Every byte of the file is in the socket, or the connection is being aborted: the pipe's bytes that
+            // follow (the next responses) leave under the kernel's default again.
+            SetLowWatermark(NoLowWatermark);
             Volatile.Write(ref _fileFollows, false);
+        }
+    }
+
+    /// <summary>
+    /// Sets TCP_NOTSENT_LOWAT; one setsockopt each way per file send. A socket that is already gone (the client
+    /// left, the connection aborted) is not an error here: the send itself reports it.
+    /// </summary>
+    private void SetLowWatermark(int bytes)
+    {
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        BitConverter.TryWriteBytes(value, bytes);
+        try
+        {
+            _socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, value);
+        }
+        catch (SocketException)
+        {
+        }
+        catch (ObjectDisposedException)
+        {
         }
     }
 
