@@ -8,8 +8,8 @@ using Microsoft.AspNetCore.Connections;
 namespace Freight.Tests.Downloads;
 
 /// <summary>
-/// <see cref="SendFileConnection"/> on a real loopback socket pair: TCP_NOTSENT_LOWAT is set only while a file is
-/// sent, so the connection's other responses send under the kernel's default (its cost on them:
+/// <see cref="SendFileConnection"/> on a real loopback socket pair: TCP_NOTSENT_LOWAT is set for file sends and
+/// cleared before a large body from memory, which then sends under the kernel's default (what it cost such bodies:
 /// docs/results/2026-11-27-sendfile-layer.md).
 /// </summary>
 public sealed class SendFileConnectionTests : IDisposable
@@ -32,7 +32,7 @@ public sealed class SendFileConnectionTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task SendFile_WhileSendingAndAfter_LowWatermarkOnlyWhileTheFileIsSentAndEveryByteArrives()
+    public async Task SendFile_ThenSmallThenLargeWrite_LowWatermarkSetForTheFileKeptForSmallWritesClearedForALargeOne()
     {
         if (!LinuxSendFile.IsSupported)
         {
@@ -52,32 +52,41 @@ public sealed class SendFileConnectionTests : IDisposable
         var connection = new SendFileConnection(context, server, pool: null);
         var loop = connection.RunAsync();
 
+        // A memory response before any file: the kernel's default, no low watermark.
+        var head = "HEAD"u8.ToArray();
+        await connection.Output.WriteAsync(head);
+        Assert.Equal(head, await ReceiveAsync(client, head.Length));
         Assert.Equal(0, LowWatermark(server));
 
         using var file = File.OpenHandle(_path, FileMode.Open, FileAccess.Read, FileShare.Read);
-        var head = "HEAD"u8.ToArray();
-        await connection.Output.WriteAsync(head);
         var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, CancellationToken.None);
 
-        // The client has read nothing yet, so the file cannot all be in the socket: the send is under way.
+        // The file's first bytes have arrived, so its first sendfile has run: the watermark is set. The client has
+        // read nothing else, so the file cannot all be in the socket yet.
+        var first = await ReceiveAsync(client, 1);
         Assert.False(send.IsCompleted);
         Assert.Equal(128 * 1024, LowWatermark(server));
 
-        var received = await ReceiveAsync(client, head.Length + FileLength);
+        var rest = await ReceiveAsync(client, FileLength - 1);
         await send;
-        Assert.Equal(0, LowWatermark(server));
+        var expected = DeterministicPayload.Create(FileLength);
+        Assert.Equal(expected[0], first[0]);
+        Assert.True(expected.AsSpan(1).SequenceEqual(rest));
 
-        // A response after the file's leaves on the same socket, whole.
+        // A small write after the file (a response head, a small body) leaves the watermark as it is.
         var tail = "TAIL"u8.ToArray();
         await connection.Output.WriteAsync(tail);
-        var after = await ReceiveAsync(client, tail.Length);
+        Assert.Equal(tail, await ReceiveAsync(client, tail.Length));
+        Assert.Equal(128 * 1024, LowWatermark(server));
+
+        // A large body from memory clears it before it is sent, and arrives whole on the same socket.
+        var body = DeterministicPayload.Create(256 * 1024);
+        await connection.Output.WriteAsync(body);
+        Assert.Equal(body, await ReceiveAsync(client, body.Length));
+        Assert.Equal(0, LowWatermark(server));
+
         connection.CompleteOutput();
         await loop;
-
-        Assert.Equal(head, received[..head.Length]);
-        Assert.True(DeterministicPayload.Create(FileLength).AsSpan().SequenceEqual(received.AsSpan(head.Length)));
-        Assert.Equal(tail, after);
-        Assert.Equal(0, LowWatermark(server));
     }
 
     private static int LowWatermark(Socket socket)
