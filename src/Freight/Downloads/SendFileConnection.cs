@@ -97,7 +97,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// <summary>
     /// The loop clears the low watermark before it sends this many of the pipe's bytes at once with no file after
     /// them: a large body written by the response (a memory download). Kept on every socket, the watermark cost such
-    /// a download ~24 % more server CPU (3–4× the sendmsg calls: each stops at 128 KiB unsent), and set and cleared
+    /// a download 14–29 % more server CPU (4.7× the sendmsg calls: each stops at 128 KiB unsent), and set and cleared
     /// around every file send it cost a 128 KiB file ~20 µs more per response (each setsockopt wakes the socket's
     /// epoll); docs/results/2026-11-27-sendfile-layer.md. 64 KiB: the pipe's pause threshold, so a body flushed in
     /// 64 KiB writes clears it too, while response heads and small files' bodies (64 KiB + head at most on this
