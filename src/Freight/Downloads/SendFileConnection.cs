@@ -76,18 +76,37 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         var segmentSize = pool is { MaxBufferSize: > 0 } ? pool.MaxBufferSize : 4096;
         _pipe = new Pipe(new PipeOptions(pool, PipeScheduler.ThreadPool, PipeScheduler.ThreadPool, PauseWriterBytes, ResumeWriterBytes, segmentSize, useSynchronizationContext: false));
         _output = new SendFileOutput(_pipe.Writer, this);
-        // TCP_NOTSENT_LOWAT: the socket counts as full once this many bytes wait unsent, and writable again below.
-        // Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
-        // loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace, with no
-        // progress to report. Experimental; the CPU cost for fast clients is not measured yet.
-        Span<byte> lowat = stackalloc byte[sizeof(int)];
-        BitConverter.TryWriteBytes(lowat, NotSentLowWatermarkBytes);
-        socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, lowat);
     }
 
+    // linux/in.h and linux/tcp.h, the same on every architecture.
     private const int IpProtoTcp = 6;
     private const int TcpNotSentLowat = 25;
+
+    /// <summary>
+    /// TCP_NOTSENT_LOWAT for file sends: the socket counts as full once this many bytes wait unsent, and writable again
+    /// below. Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
+    /// loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace with no progress to
+    /// report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). It must be in place before a file's
+    /// first sendfile (it also bounds what one call queues), so the loop sets it there.
+    /// </summary>
     private const int NotSentLowWatermarkBytes = 128 * 1024;
+
+    /// <summary>0 clears the socket's own value: the system's net.ipv4.tcp_notsent_lowat applies (no limit by default).</summary>
+    private const int NoLowWatermark = 0;
+
+    /// <summary>
+    /// The loop clears the low watermark before it sends this many of the pipe's bytes at once with no file after
+    /// them: a large body written by the response (a memory download). Kept on every socket, the watermark cost such
+    /// a download 14–29 % more server CPU (4.7× the sendmsg calls: each stops at 128 KiB unsent), and set and cleared
+    /// around every file send it cost a 128 KiB file ~20 µs more per response (each setsockopt wakes the socket's
+    /// epoll); docs/results/2026-11-27-sendfile-layer.md. 64 KiB: the pipe's pause threshold, so a body flushed in
+    /// 64 KiB writes clears it too, while response heads and small files' bodies (64 KiB + head at most on this
+    /// path) rarely do.
+    /// </summary>
+    private const int ClearLowWatermarkAboveBytes = PauseWriterBytes;
+
+    // Whether the socket has the low watermark now; only the send loop reads or changes it.
+    private bool _lowWatermark;
 
     public PipeReader Input => _transport.Input;
 
@@ -126,6 +145,27 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         finally
         {
             Volatile.Write(ref _fileFollows, false);
+        }
+    }
+
+    /// <summary>
+    /// Sets TCP_NOTSENT_LOWAT (the send loop only). A socket that is already gone (the client left, the connection
+    /// aborted) is not an error here: the send that follows reports it.
+    /// </summary>
+    private void SetLowWatermark(int bytes)
+    {
+        Span<byte> value = stackalloc byte[sizeof(int)];
+        BitConverter.TryWriteBytes(value, bytes);
+        try
+        {
+            _socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, value);
+            _lowWatermark = bytes != NoLowWatermark;
+        }
+        catch (SocketException)
+        {
+        }
+        catch (ObjectDisposedException)
+        {
         }
     }
 
@@ -235,7 +275,13 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 var buffer = result.Buffer;
                 if (!buffer.IsEmpty)
                 {
-                    await SendAsync(buffer, Volatile.Read(ref _fileFollows));
+                    var fileFollows = Volatile.Read(ref _fileFollows);
+                    if (_lowWatermark && !fileFollows && buffer.Length >= ClearLowWatermarkAboveBytes)
+                    {
+                        SetLowWatermark(NoLowWatermark);
+                    }
+
+                    await SendAsync(buffer, fileFollows);
                     _sent += buffer.Length;
                 }
 
@@ -244,6 +290,11 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 {
                     try
                     {
+                        if (!_lowWatermark)
+                        {
+                            SetLowWatermark(NotSentLowWatermarkBytes);
+                        }
+
                         await SendFileCoreAsync(send);
                     }
                     catch (Exception failed)
