@@ -74,7 +74,7 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
             "-c", "2", "-n", "6", "--no-progress");
 
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.Equal("raw-http11", ((System.Text.Json.JsonElement)run.Row.Parameters["transport"]).GetString());
+        Assert.Equal("raw-http11", run.Row.Parameters.Transport);
         Assert.Equal(6, run.Row.StatusCodes!.GetValueOrDefault("201") + run.Row.StatusCodes!.GetValueOrDefault("204"));
         Assert.Equal(bytes, await File.ReadAllBytesAsync(Path.Combine(put, "up", "file.bin")));
     }
