@@ -49,6 +49,22 @@ public static class CliValues
             : Fail<Uri?>(result, $"{what} needs an http:// or https:// URL, not '{Token(result)}'.");
     }
 
+    /// <summary>
+    /// For a list of file arguments: System.CommandLine hands an unknown <c>--option</c> to an argument that takes
+    /// more values, so without this a mistyped option would be read as a file name. A lone <c>-</c> stays a value.
+    /// </summary>
+    public static void NoOptionLike(ArgumentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        foreach (var token in result.Tokens)
+        {
+            if (token.Value.Length > 1 && token.Value[0] == '-')
+            {
+                result.AddError($"Unrecognized command or argument '{token.Value}'.");
+            }
+        }
+    }
+
     /// <summary>The value given (the last one when an option is repeated).</summary>
     public static string Token(ArgumentResult result)
     {

@@ -13,6 +13,7 @@ public static class CompareCommand
     {
         Description = "Result files of freight bench (the first is the base), or one or more with --scenarios.",
         Arity = ArgumentArity.OneOrMore,
+        Validators = { CliValues.NoOptionLike },
     };
 
     private static readonly Option<bool> Markdown = new("--markdown") { Description = "GitHub Markdown tables, to paste into a pull request." };
@@ -47,7 +48,7 @@ public static class CompareCommand
         {
             try
             {
-                if (result.GetValue(Scenarios) is null && (result.GetValue(Files)?.Length ?? 0) < 2)
+                if (result.GetResult(Scenarios) is null && (result.GetValue(Files)?.Length ?? 0) < 2)
                 {
                     result.AddError("compare needs at least two result files (or one with --scenarios A,B).");
                 }
@@ -80,7 +81,8 @@ public static class CompareCommand
     {
         Files = parse.GetValue(Files) ?? [],
         Markdown = parse.GetValue(Markdown),
-        Scenarios = parse.GetValue(Scenarios),
+        // An array option left out reads as empty: null says "compare the files".
+        Scenarios = parse.GetResult(Scenarios) is null ? null : parse.GetValue(Scenarios),
         Output = parse.GetValue(Output),
         NoisePercent = parse.GetValue(Noise) ?? CompareReport.DefaultNoisePercent,
     };

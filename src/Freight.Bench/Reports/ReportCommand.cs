@@ -11,7 +11,7 @@ namespace Freight.Bench.Reports;
 /// </summary>
 public static class ReportCommand
 {
-    private static readonly Argument<string[]> Files = new("FILES") { Description = "Result files of freight bench (or freight load).", Arity = ArgumentArity.OneOrMore };
+    private static readonly Argument<string[]> Files = new("FILES") { Description = "Result files of freight bench (or freight load).", Arity = ArgumentArity.OneOrMore, Validators = { CliValues.NoOptionLike } };
 
     private static readonly Option<string?> Html = new("--html") { Description = "One self-contained page: inline SVG charts, each with its table, no script, no network.", HelpName = "FILE" };
 
