@@ -42,7 +42,8 @@ public static class ServeCommand
         };
         foreach (var (name, helpName, description) in Switches)
         {
-            command.Options.Add(new Option<string>(name) { Description = description, HelpName = helpName });
+            // Repeatable, as the host's command line is (the last value wins there): the parse must refuse nothing the host takes.
+            command.Options.Add(new Option<string[]>(name) { Description = description, HelpName = helpName, AllowMultipleArgumentsPerToken = false });
         }
 
         command.SetAction((_, _) => FreightServer.RunAsync(serveArguments(), output, error));

@@ -1,3 +1,4 @@
+using Freight.Bench.Reports;
 using Freight.Server.Hosting;
 
 namespace Freight.Bench.Tests.Cli;
@@ -108,15 +109,43 @@ public sealed class CommandLineTests
     [Fact]
     public async Task Serve_ConfigurationKeys_ReachTheHostUnchanged()
     {
-        // Neither key is an option of the command: both go to the host, which validates them (and serves nothing).
+        // Neither key is an option of the command, and --urls is given twice as the host allows: all of it goes to the
+        // host, which validates it (the last Urls wins there) and serves nothing.
         var data = Path.Combine(Path.GetTempPath(), $"freight-cli-serve-{Guid.NewGuid():N}");
-        var (exit, stdout, stderr) = await FreightCli.RunAsync("serve", "--data-dir", data, "--Freight:Urls", "gopher://y", "--Freight:MaxRequestBodyBytes", "0");
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(
+            "serve", "--data-dir", data, "--urls", "http://127.0.0.1:0", "--urls", "h2c://127.0.0.1:0", "--Freight:Urls", "gopher://y", "--Freight:MaxRequestBodyBytes", "0");
 
         Assert.Equal(2, exit);
         Assert.Equal("", stdout);
         Assert.Contains("error: Freight:Urls has 'gopher://y'", stderr, StringComparison.Ordinal);
         Assert.Contains("error: Freight:MaxRequestBodyBytes", stderr, StringComparison.Ordinal);
         Assert.DoesNotContain("Unrecognized", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareParse_EachOption_IsKept()
+    {
+        var files = CompareCommand.Parse(["a.json", "b.json", "c.json", "--markdown", "--noise", "2.5", "--output", "o.md"], out var error);
+        var scenarios = CompareCommand.Parse(["run.json", "--scenarios", "static/staticfiles, static/freight,static/freight"], out var scenarioError);
+        var defaults = CompareCommand.Parse(["a.json", "b.json"], out _);
+
+        Assert.Null(error);
+        Assert.Equal(["a.json", "b.json", "c.json"], files!.Files);
+        Assert.Equal((true, 2.5, "o.md"), (files.Markdown, files.NoisePercent, files.Output));
+        Assert.Null(files.Scenarios);
+        Assert.Null(scenarioError);
+        Assert.Equal(["static/staticfiles", "static/freight"], scenarios!.Scenarios);
+        Assert.Equal((false, CompareReport.DefaultNoisePercent, (string?)null), (defaults!.Markdown, defaults.NoisePercent, defaults.Output));
+    }
+
+    [Fact]
+    public void ReportParse_EachOption_IsKept()
+    {
+        var options = ReportCommand.Parse(["a.json", "b.json", "--html", "r.html", "--markdown", "r.md", "--csv", "csv", "--svg", "svg", "--verdicts", "v.md", "--noise", "0"], out var error);
+
+        Assert.Null(error);
+        Assert.Equal(["a.json", "b.json"], options!.Files);
+        Assert.Equal(("r.html", "r.md", "csv", "svg", "v.md", 0.0), (options.Html, options.Markdown, options.CsvDirectory, options.SvgDirectory, options.Verdicts, options.NoisePercent));
     }
 
     [Fact]
