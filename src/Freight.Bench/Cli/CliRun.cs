@@ -60,7 +60,10 @@ public static class CliRun
         return UsageError;
     }
 
-    /// <summary>The errors of parsing <paramref name="args"/> with <paramref name="command"/> under a freight root, in one line; null when there are none.</summary>
+    /// <summary>
+    /// Parses <paramref name="args"/> (what follows the command's name) with <paramref name="command"/> under a freight
+    /// root, without running it: the parse, or null and its errors in one line (what the commands' Parse methods return).
+    /// </summary>
     public static ParseResult? Parse(CliCommand command, IReadOnlyList<string> args, out string? error)
     {
         ArgumentNullException.ThrowIfNull(command);
