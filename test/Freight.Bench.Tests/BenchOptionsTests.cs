@@ -11,7 +11,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_NoArguments_RunsEverySuiteWithFiveRuns()
     {
-        var options = BenchOptions.Parse([], out var error);
+        var options = BenchCommand.Parse([], out var error);
 
         Assert.Null(error);
         Assert.Equal(BenchOptions.AllSuites, options!.Suites);
@@ -23,14 +23,14 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_Quick_ShortensRunsUnlessGiven()
     {
-        Assert.Equal(3, BenchOptions.Parse(["--quick"], out _)!.Runs);
-        Assert.Equal(7, BenchOptions.Parse(["--quick", "--runs", "7"], out _)!.Runs);
+        Assert.Equal(3, BenchCommand.Parse(["--quick"], out _)!.Runs);
+        Assert.Equal(7, BenchCommand.Parse(["--quick", "--runs", "7"], out _)!.Runs);
     }
 
     [Fact]
     public void Parse_SuiteMicro_RunsOnlyMicroWithTheShortJob()
     {
-        var options = BenchOptions.Parse(["--suite", "micro"], out var error);
+        var options = BenchCommand.Parse(["--suite", "micro"], out var error);
 
         Assert.Null(error);
         Assert.Equal(["micro"], options!.Suites);
@@ -41,17 +41,17 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_MicroJobDefault_IsKept()
     {
-        Assert.Equal("default", BenchOptions.Parse(["--suite", "micro", "--micro-job", "default"], out _)!.MicroJob);
+        Assert.Equal("default", BenchCommand.Parse(["--suite", "micro", "--micro-job", "default"], out _)!.MicroJob);
     }
 
     [Fact]
     public void Parse_MaxSeconds_FifteenByDefaultSixtyWithFullNoneWithQuickAndKeptWhenGiven()
     {
-        Assert.Equal(15, BenchOptions.Parse([], out _)!.MaxSeconds);
-        Assert.Equal(60, BenchOptions.Parse(["--full"], out _)!.MaxSeconds);
-        Assert.Equal(0, BenchOptions.Parse(["--quick"], out _)!.MaxSeconds);
-        Assert.Equal(90, BenchOptions.Parse(["--quick", "--max-seconds", "90"], out _)!.MaxSeconds);
-        Assert.Equal(0, BenchOptions.Parse(["--max-seconds", "0"], out _)!.MaxSeconds);
+        Assert.Equal(15, BenchCommand.Parse([], out _)!.MaxSeconds);
+        Assert.Equal(60, BenchCommand.Parse(["--full"], out _)!.MaxSeconds);
+        Assert.Equal(0, BenchCommand.Parse(["--quick"], out _)!.MaxSeconds);
+        Assert.Equal(90, BenchCommand.Parse(["--quick", "--max-seconds", "90"], out _)!.MaxSeconds);
+        Assert.Equal(0, BenchCommand.Parse(["--max-seconds", "0"], out _)!.MaxSeconds);
     }
 
     [Theory]
@@ -65,7 +65,7 @@ public sealed class BenchOptionsTests
     [InlineData("--json")]
     public void Parse_InvalidArguments_ReturnsNullWithMessage(params string[] args)
     {
-        var options = BenchOptions.Parse(args, out var error);
+        var options = BenchCommand.Parse(args, out var error);
 
         Assert.Null(options);
         Assert.False(string.IsNullOrWhiteSpace(error));
@@ -74,7 +74,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_JsonSuiteOptions_AreKept()
     {
-        var options = BenchOptions.Parse(["--suite", "json", "--records", "500", "--temp-dir", "slow-disk"], out var error);
+        var options = BenchCommand.Parse(["--suite", "json", "--records", "500", "--temp-dir", "slow-disk"], out var error);
 
         Assert.Null(error);
         Assert.Equal(["json"], options!.Suites);
@@ -85,7 +85,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_NoArguments_HeadlineRowsInHalfSecondRuns()
     {
-        var options = BenchOptions.Parse([], out var error)!;
+        var options = BenchCommand.Parse([], out var error)!;
 
         Assert.Null(error);
         Assert.False(options.Full);
@@ -97,7 +97,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_Full_IsTheWholeMatrixInOneSecondRuns()
     {
-        var options = BenchOptions.Parse(["--full"], out var error)!;
+        var options = BenchCommand.Parse(["--full"], out var error)!;
 
         Assert.Null(error);
         Assert.True(options.Full);
@@ -109,7 +109,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_Quick_IsTheDefaultsRowsInShorterRuns()
     {
-        var options = BenchOptions.Parse(["--quick"], out var error)!;
+        var options = BenchCommand.Parse(["--quick"], out var error)!;
 
         Assert.Null(error);
         Assert.True(options.Quick);
@@ -121,14 +121,14 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_QuickAndFull_IsRejected()
     {
-        Assert.Null(BenchOptions.Parse(["--quick", "--full"], out var error));
+        Assert.Null(BenchCommand.Parse(["--quick", "--full"], out var error));
         Assert.Contains("--quick and --full", error, StringComparison.Ordinal);
     }
 
     [Fact]
     public void Parse_GivenValues_WinOverTheScopesDefaults()
     {
-        var options = BenchOptions.Parse(["--quick", "--run-seconds", "2", "--ramp-to", "50", "--ramp-seconds", "30"], out _)!;
+        var options = BenchCommand.Parse(["--quick", "--run-seconds", "2", "--ramp-to", "50", "--ramp-seconds", "30"], out _)!;
 
         Assert.Equal((2.0, 50, 30.0), (options.RunSeconds, options.ThreadsRampTo, options.ThreadsRampSeconds));
     }
@@ -201,7 +201,7 @@ public sealed class BenchOptionsTests
     [InlineData("/freight", "peer/nginx-tls", false)]
     public void Matches_CommaSeparatedFilter_AnyPartSelects(string filter, string id, bool selected)
     {
-        var options = BenchOptions.Parse(["--filter", filter], out _);
+        var options = BenchCommand.Parse(["--filter", filter], out _);
 
         Assert.Equal(selected, options!.Matches(id));
     }

@@ -32,7 +32,7 @@ public sealed class BenchQuickRunTests
         var json = Path.Combine(Path.GetTempPath(), $"freight-bench-test-{Guid.NewGuid():N}.json");
         try
         {
-            var options = BenchOptions.Parse(["--quick", "--json", json], out var error);
+            var options = BenchCommand.Parse(["--quick", "--json", json], out var error);
             Assert.Null(error);
             var console = new StringWriter();
 

@@ -12,7 +12,7 @@ public sealed class StaticSuiteTests
         var html = Path.ChangeExtension(json, ".html");
         try
         {
-            var options = BenchOptions.Parse(["--suite", "static", "--quick", "--filter", "static/freight", "--runs", "2", "--json", json], out var error);
+            var options = BenchCommand.Parse(["--suite", "static", "--quick", "--filter", "static/freight", "--runs", "2", "--json", json], out var error);
             Assert.Null(error);
             var console = new StringWriter();
 

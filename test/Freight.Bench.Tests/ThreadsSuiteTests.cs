@@ -11,7 +11,7 @@ public sealed class ThreadsSuiteTests
         var json = Path.Combine(Path.GetTempPath(), $"freight-threads-test-{Guid.NewGuid():N}.json");
         try
         {
-            var options = BenchOptions.Parse(["--suite", "threads", "--filter", "threads/delay", "--ramp-to", "20", "--ramp-seconds", "4", "--json", json], out var error);
+            var options = BenchCommand.Parse(["--suite", "threads", "--filter", "threads/delay", "--ramp-to", "20", "--ramp-seconds", "4", "--json", json], out var error);
             Assert.Null(error);
             var console = new StringWriter();
 

@@ -13,33 +13,13 @@ namespace Freight.Bench.Client;
 /// </summary>
 public static class GetCommand
 {
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, bool errorIsTerminal, CancellationToken cancellationToken = default)
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight get</c>, see <see cref="ClientCommand"/>) and downloads.</summary>
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, bool errorIsTerminal, CancellationToken cancellationToken = default) =>
+        ClientCommand.RunAsync(TransferVerb.Get, args, output, error, errorIsTerminal, cancellationToken);
+
+    /// <summary>Downloads with options already parsed and checked (FILE's directory exists).</summary>
+    internal static async Task<int> TransferAsync(ClientOptions options, TextWriter output, TextWriter error, bool interactive, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(error);
-        if (args.Count == 0 || args.Any(a => a is "--help" or "-h"))
-        {
-            await output.WriteLineAsync(ClientOptions.GetUsage);
-            return args.Count == 0 ? 2 : 0;
-        }
-
-        var options = ClientOptions.Parse(TransferVerb.Get, args, out var problem);
-        if (options is null)
-        {
-            await error.WriteLineAsync($"error: {problem}");
-            await error.WriteLineAsync(ClientOptions.GetUsage);
-            return 2;
-        }
-
-        var directory = Path.GetDirectoryName(Path.GetFullPath(options.File));
-        if (Directory.Exists(options.File) || directory is null || !Directory.Exists(directory))
-        {
-            await error.WriteLineAsync($"error: {options.File}: not a file in an existing directory.");
-            return 2;
-        }
-
-        var interactive = errorIsTerminal && !options.NoProgress;
         var partial = new PartialDownload(options.File);
         using var http = ClientHttp.Create(options.CertificateSha256, followRedirects: true);
         try

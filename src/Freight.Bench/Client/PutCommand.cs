@@ -11,32 +11,13 @@ namespace Freight.Bench.Client;
 /// </summary>
 public static class PutCommand
 {
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, bool errorIsTerminal, CancellationToken cancellationToken = default)
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight put</c>, see <see cref="ClientCommand"/>) and uploads.</summary>
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, bool errorIsTerminal, CancellationToken cancellationToken = default) =>
+        ClientCommand.RunAsync(TransferVerb.Put, args, output, error, errorIsTerminal, cancellationToken);
+
+    /// <summary>Uploads with options already parsed and checked (FILE exists).</summary>
+    internal static async Task<int> TransferAsync(ClientOptions options, TextWriter output, TextWriter error, bool interactive, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(error);
-        if (args.Count == 0 || args.Any(a => a is "--help" or "-h"))
-        {
-            await output.WriteLineAsync(ClientOptions.PutUsage);
-            return args.Count == 0 ? 2 : 0;
-        }
-
-        var options = ClientOptions.Parse(TransferVerb.Put, args, out var problem);
-        if (options is null)
-        {
-            await error.WriteLineAsync($"error: {problem}");
-            await error.WriteLineAsync(ClientOptions.PutUsage);
-            return 2;
-        }
-
-        if (!File.Exists(options.File))
-        {
-            await error.WriteLineAsync($"error: {options.File}: no such file.");
-            return 2;
-        }
-
-        var interactive = errorIsTerminal && !options.NoProgress;
         using var http = ClientHttp.Create(options.CertificateSha256, followRedirects: false);
         try
         {

@@ -1,3 +1,6 @@
+using System.CommandLine;
+using Freight.Bench.Cli;
+using CliCommand = System.CommandLine.Command;
 using System.Text.Json;
 using Freight.Bench.Results;
 
@@ -6,25 +9,86 @@ namespace Freight.Bench.Reports;
 /// <summary><c>freight compare</c>: loads the result files, renders the tables, exits 0 (or 2 on a usage or file error).</summary>
 public static class CompareCommand
 {
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    private static readonly Argument<string[]> Files = new("FILES")
+    {
+        Description = "Result files of freight bench (the first is the base), or one or more with --scenarios.",
+        Arity = ArgumentArity.OneOrMore,
+        Validators = { CliValues.NoOptionLike },
+    };
+
+    private static readonly Option<bool> Markdown = new("--markdown") { Description = "GitHub Markdown tables, to paste into a pull request." };
+
+    private static readonly Option<string[]?> Scenarios = new("--scenarios")
+    {
+        Description = "Compare these scenarios within each file instead (columns = scenarios, first = base; results matched by label), e.g. --scenarios static/staticfiles,static/freight.",
+        HelpName = "A,B[,C]",
+        CustomParser = result =>
+        {
+            var ids = CliValues.Token(result).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct(StringComparer.Ordinal).ToArray();
+            return ids.Length >= 2 ? ids : CliValues.Fail<string[]?>(result, "--scenarios needs at least two scenario ids, comma-separated (the first is the base).");
+        },
+    };
+
+    private static readonly Option<double?> Noise = NoiseOption();
+
+    private static readonly Option<string?> Output = new("--output") { Description = "Write the tables to FILE instead of the console.", HelpName = "FILE" };
+
+    /// <summary>The --noise option of compare and report: changes below PCT% are not marked.</summary>
+    internal static Option<double?> NoiseOption() =>
+        CliValues.Number("--noise", $"Changes below PCT% are not marked (default {CompareReport.DefaultNoisePercent.ToString(System.Globalization.CultureInfo.InvariantCulture)}).", zeroAllowed: true, helpName: "PCT");
+
+    /// <summary>The command's definition; its action writes the tables to <paramref name="output"/> or --output.</summary>
+    public static CliCommand Create(TextWriter output, TextWriter error)
+    {
+        var command = new CliCommand("compare", "Compare freight bench result files, crank-style: one table per scenario (matched by id and label), one column per file, each change against the first column; ✓ marks an improvement, ✗ a regression. Exit 0, 2 on a usage error or a file that cannot be read or written.")
+        {
+            Files, Markdown, Scenarios, Noise, Output,
+        };
+        command.Validators.Add(result =>
+        {
+            try
+            {
+                if (result.GetResult(Scenarios) is null && (result.GetValue(Files)?.Length ?? 0) < 2)
+                {
+                    result.AddError("compare needs at least two result files (or one with --scenarios A,B).");
+                }
+            }
+            catch (InvalidOperationException)
+            {
+                // A value that failed its own parse (its error is already reported) cannot be read: nothing more to say.
+            }
+        });
+        command.SetAction((parse, cancellationToken) => RunAsync(Bind(parse), output, error, cancellationToken));
+        return command;
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight compare</c>); null and the error message when they are not valid.</summary>
+    public static CompareOptions? Parse(IReadOnlyList<string> args, out string? error)
+    {
+        var parse = CliRun.Parse(Create(TextWriter.Null, TextWriter.Null), args, out error);
+        return parse is null ? null : Bind(parse);
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight compare</c>) and compares.</summary>
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(args);
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(error);
-        if (args.Count == 0 || args.Any(a => a is "--help" or "-h"))
-        {
-            await output.WriteLineAsync(CompareOptions.Usage);
-            return args.Count == 0 ? 2 : 0;
-        }
+        var command = Create(output, error);
+        return CliRun.RunAsync(CliRun.Root(command.Description ?? "", command), [command.Name, .. args], output, error, cancellationToken);
+    }
 
-        var options = CompareOptions.Parse(args, out var problem);
-        if (options is null)
-        {
-            await error.WriteLineAsync($"error: {problem}");
-            await error.WriteLineAsync(CompareOptions.Usage);
-            return 2;
-        }
+    private static CompareOptions Bind(ParseResult parse) => new()
+    {
+        Files = parse.GetValue(Files) ?? [],
+        Markdown = parse.GetValue(Markdown),
+        // An array option left out reads as empty: null says "compare the files".
+        Scenarios = parse.GetResult(Scenarios) is null ? null : parse.GetValue(Scenarios),
+        Output = parse.GetValue(Output),
+        NoisePercent = parse.GetValue(Noise) ?? CompareReport.DefaultNoisePercent,
+    };
 
+    private static async Task<int> RunAsync(CompareOptions options, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    {
         var sources = new List<CompareSource>();
         foreach (var path in options.Files)
         {

@@ -1,3 +1,6 @@
+using System.CommandLine;
+using Freight.Bench.Cli;
+using CliCommand = System.CommandLine.Command;
 using Freight.Bench.Reports.Output;
 
 namespace Freight.Bench.Reports;
@@ -8,25 +11,81 @@ namespace Freight.Bench.Reports;
 /// </summary>
 public static class ReportCommand
 {
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    private static readonly Argument<string[]> Files = new("FILES") { Description = "Result files of freight bench (or freight load).", Arity = ArgumentArity.OneOrMore, Validators = { CliValues.NoOptionLike } };
+
+    private static readonly Option<string?> Html = new("--html") { Description = "One self-contained page: inline SVG charts, each with its table, no script, no network.", HelpName = "FILE" };
+
+    private static readonly Option<string?> Markdown = new("--markdown") { Description = "The tables as GitHub Markdown, for a pull request or a README.", HelpName = "FILE" };
+
+    private static readonly Option<string?> Csv = new("--csv") { Description = "One CSV file per table (RFC 4180, invariant culture), DIR created if missing.", HelpName = "DIR" };
+
+    private static readonly Option<string?> Svg = new("--svg") { Description = "One standalone SVG file per chart (for a README), DIR created if missing.", HelpName = "DIR" };
+
+    private static readonly Option<string?> Verdicts = new("--verdicts")
+    {
+        Description = "Rewrites FILE's verdicts section (added at its end when it has none): each goal's verdict, estimate and interval from the newest of the files that measured it, linked.",
+        HelpName = "FILE",
+    };
+
+    private static readonly Option<double?> Noise = CompareCommand.NoiseOption();
+
+    /// <summary>The command's definition; its action writes the outputs and names each on <paramref name="output"/>.</summary>
+    public static CliCommand Create(TextWriter output, TextWriter error)
+    {
+        var command = new CliCommand("report", "Render freight bench result files: the machine and settings, per study a bar chart of our variants, the peers and the published figures, latency percentile curves and per-second series of the load scenarios, the ratios, and with several files the compare tables (as freight compare). At least one output. Exit 0, 1 when a file cannot be read or written, 2 on a usage error.")
+        {
+            Files, Html, Markdown, Csv, Svg, Verdicts, Noise,
+        };
+        foreach (var path in new[] { Html, Markdown, Csv, Svg, Verdicts })
+        {
+            path.Validators.Add(result =>
+            {
+                if (result.Tokens.Count > 0 && result.Tokens[^1].Value.Length == 0)
+                {
+                    result.AddError($"{result.Option.Name} needs a value.");
+                }
+            });
+        }
+
+        command.Validators.Add(result =>
+        {
+            if (result.GetResult(Html) is null && result.GetResult(Markdown) is null && result.GetResult(Csv) is null && result.GetResult(Svg) is null && result.GetResult(Verdicts) is null)
+            {
+                result.AddError("report needs an output: --html FILE, --markdown FILE, --csv DIR, --svg DIR or --verdicts FILE.");
+            }
+        });
+        command.SetAction((parse, cancellationToken) => RunAsync(Bind(parse), output, error, cancellationToken));
+        return command;
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight report</c>); null and the error message when they are not valid.</summary>
+    public static ReportOptions? Parse(IReadOnlyList<string> args, out string? error)
+    {
+        var parse = CliRun.Parse(Create(TextWriter.Null, TextWriter.Null), args, out error);
+        return parse is null ? null : Bind(parse);
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight report</c>) and writes the report.</summary>
+    public static Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(args);
-        ArgumentNullException.ThrowIfNull(output);
-        ArgumentNullException.ThrowIfNull(error);
-        if (args.Count == 0 || args.Any(a => a is "--help" or "-h"))
-        {
-            await (args.Count == 0 ? error : output).WriteLineAsync(ReportOptions.Usage);
-            return args.Count == 0 ? 2 : 0;
-        }
+        var command = Create(output, error);
+        return CliRun.RunAsync(CliRun.Root(command.Description ?? "", command), [command.Name, .. args], output, error, cancellationToken);
+    }
 
-        var options = ReportOptions.Parse(args, out var problem);
-        if (options is null)
-        {
-            await error.WriteLineAsync($"error: {problem}");
-            await error.WriteLineAsync(ReportOptions.Usage);
-            return 2;
-        }
+    private static ReportOptions Bind(ParseResult parse) => new()
+    {
+        Files = parse.GetValue(Files) ?? [],
+        Html = parse.GetValue(Html),
+        Markdown = parse.GetValue(Markdown),
+        CsvDirectory = parse.GetValue(Csv),
+        SvgDirectory = parse.GetValue(Svg),
+        Verdicts = parse.GetValue(Verdicts),
+        NoisePercent = parse.GetValue(Noise) ?? CompareReport.DefaultNoisePercent,
+    };
 
+    private static async Task<int> RunAsync(ReportOptions options, TextWriter output, TextWriter error, CancellationToken cancellationToken)
+    {
         var sources = new List<CompareSource>();
         var runs = new List<VerdictsPage.Run>();
         foreach (var path in options.Files)

@@ -260,37 +260,15 @@ public sealed class FreightServer : IAsyncDisposable
         Certificate?.Dispose();
     }
 
-    /// <summary>What <c>freight serve --help</c> prints: the short switches; every option is in docs/server.md.</summary>
-    public const string Usage = """
-        usage: freight serve [--urls URL[;URL…]] [--data-dir DIR] [--max-body-bytes N] [--fsync true]
-                             [--store FileSystem|Memory|S3 [--s3-endpoint URL --s3-bucket NAME]] [--Freight:KEY VALUE…]
-          --urls URL        where to listen (default http://127.0.0.1:5080; https:// with a self-signed certificate;
-                            h2c:// for cleartext HTTP/2 with prior knowledge)
-          --data-dir DIR    the file system store's root and tus uploads (default ./freight-data)
-          --max-body-bytes  the largest request body (default 4 GiB)
-          --fsync true      flush each upload to disk before it is renamed into place
-          --store NAME      where the files API and tus keep bytes: FileSystem (default), Memory, S3 (any case)
-          --s3-endpoint URL, --s3-bucket NAME
-                            the S3 store's server and bucket (keys: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)
-          --Freight:KEY V   any option of docs/server.md's tables (also FREIGHT_KEY__SUB=V in the environment)
-        prints "listening: URL" per address once it serves; Ctrl+C stops it. Exit code 2 on invalid options.
-        """;
-
     /// <summary>
     /// Runs <c>freight serve</c> until Ctrl+C or SIGTERM: prints <c>listening: URL</c> per address and,
-    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options.
+    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options. Its help is <see cref="ServeCommand"/>'s.
     /// </summary>
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
-        if (args is ["--help"] or ["-h"])
-        {
-            await output.WriteLineAsync(Usage);
-            return 0;
-        }
-
         FreightServer server;
         try
         {

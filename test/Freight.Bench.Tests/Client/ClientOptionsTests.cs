@@ -9,7 +9,7 @@ public sealed class ClientOptionsTests
     [Fact]
     public void Parse_PutFileThenUrl_ReadsBothAndFlags()
     {
-        var options = ClientOptions.Parse(TransferVerb.Put, ["a.bin", "http://127.0.0.1:5080/files/a.bin", "--if-none-match", "--token", "t0k", "--no-progress"], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Put, ["a.bin", "http://127.0.0.1:5080/files/a.bin", "--if-none-match", "--token", "t0k", "--no-progress"], out var error);
 
         Assert.Null(error);
         Assert.NotNull(options);
@@ -23,7 +23,7 @@ public sealed class ClientOptionsTests
     [Fact]
     public void Parse_GetUrlThenFile_ReadsBoth()
     {
-        var options = ClientOptions.Parse(TransferVerb.Get, ["https://example.test/files/x", "x", "--certificate-sha256", Pin], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Get, ["https://example.test/files/x", "x", "--certificate-sha256", Pin], out var error);
 
         Assert.Null(error);
         Assert.NotNull(options);
@@ -37,33 +37,33 @@ public sealed class ClientOptionsTests
     {
         var colons = string.Join(':', Enumerable.Range(0, 32).Select(i => Pin.Substring(i * 2, 2)));
 
-        var options = ClientOptions.Parse(TransferVerb.Get, ["https://h/files/x", "x", "--certificate-sha256", colons], out _);
+        var options = ClientCommand.Parse(TransferVerb.Get, ["https://h/files/x", "x", "--certificate-sha256", colons], out _);
 
         Assert.Equal(Pin.ToUpperInvariant(), options?.CertificateSha256);
     }
 
     [Theory]
-    [InlineData("get", "--if-none-match", "unknown option '--if-none-match'")]
-    [InlineData("get", "--token", "--token needs a value")]
-    [InlineData("get", "--bogus", "unknown option '--bogus'")]
-    [InlineData("put", "--certificate-sha256=abc", "unknown option")]
+    [InlineData("get", "--if-none-match", "Unrecognized command or argument '--if-none-match'")]
+    [InlineData("get", "--token", "'--token'")]
+    [InlineData("get", "--bogus", "Unrecognized command or argument '--bogus'")]
+    [InlineData("put", "--certificate-sha256=abc", "--certificate-sha256 needs the 64 hex digits")]
     public void Parse_BadOption_FailsWithReason(string verb, string option, string expected)
     {
         var verbValue = verb == "put" ? TransferVerb.Put : TransferVerb.Get;
         string[] positional = verb == "put" ? ["f", "http://h/files/f"] : ["http://h/files/f", "f"];
 
-        var options = ClientOptions.Parse(verbValue, [.. positional, option], out var error);
+        var options = ClientCommand.Parse(verbValue, [.. positional, option], out var error);
 
         Assert.Null(options);
         Assert.Contains(expected, error, StringComparison.Ordinal);
     }
 
     [Theory]
-    [InlineData("ftp://h/files/f", "not an http:// or https:// URL")]
-    [InlineData("/files/f", "not an http:// or https:// URL")]
+    [InlineData("ftp://h/files/f", "URL needs an http:// or https:// URL")]
+    [InlineData("/files/f", "URL needs an http:// or https:// URL")]
     public void Parse_NotAnHttpUrl_Fails(string url, string expected)
     {
-        var options = ClientOptions.Parse(TransferVerb.Get, [url, "f"], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Get, [url, "f"], out var error);
 
         Assert.Null(options);
         Assert.Contains(expected, error, StringComparison.Ordinal);
@@ -72,16 +72,16 @@ public sealed class ClientOptionsTests
     [Fact]
     public void Parse_OneArgument_SaysWhatIsNeeded()
     {
-        var options = ClientOptions.Parse(TransferVerb.Put, ["only.bin"], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Put, ["only.bin"], out var error);
 
         Assert.Null(options);
-        Assert.Equal("put needs FILE and URL (1 argument given).", error);
+        Assert.Equal("Required argument 'URL' missing for command: 'put'.", error);
     }
 
     [Fact]
     public void Parse_PinOnHttp_Fails()
     {
-        var options = ClientOptions.Parse(TransferVerb.Get, ["http://h/files/f", "f", "--certificate-sha256", Pin], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Get, ["http://h/files/f", "f", "--certificate-sha256", Pin], out var error);
 
         Assert.Null(options);
         Assert.Contains("for https:// URLs", error, StringComparison.Ordinal);
@@ -90,7 +90,7 @@ public sealed class ClientOptionsTests
     [Fact]
     public void Parse_ShortPin_Fails()
     {
-        var options = ClientOptions.Parse(TransferVerb.Get, ["https://h/files/f", "f", "--certificate-sha256", "abcd"], out var error);
+        var options = ClientCommand.Parse(TransferVerb.Get, ["https://h/files/f", "f", "--certificate-sha256", "abcd"], out var error);
 
         Assert.Null(options);
         Assert.Contains("64 hex digits", error, StringComparison.Ordinal);
@@ -102,7 +102,8 @@ public sealed class ClientOptionsTests
         var run = await ClientRun.PutAsync();
 
         run.AssertExit(2);
-        Assert.StartsWith("usage: freight put FILE URL", run.Output, StringComparison.Ordinal);
+        Assert.StartsWith("error: Required argument 'FILE' missing", run.Error, StringComparison.Ordinal);
+        Assert.Contains("usage: freight put --help", run.Error, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -111,8 +112,8 @@ public sealed class ClientOptionsTests
         var run = await ClientRun.GetAsync("--help");
 
         run.AssertExit(0);
-        Assert.StartsWith("usage: freight get URL FILE", run.Output, StringComparison.Ordinal);
-        Assert.Contains("exit codes: 0", run.Output, StringComparison.Ordinal);
+        Assert.Contains("freight get <URL> <FILE> [options]", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Exit codes: 0", run.Output, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -130,8 +131,8 @@ public sealed class ClientOptionsTests
         var run = await ClientRun.GetAsync("http://127.0.0.1:1/files/x", "x", "--fast");
 
         run.AssertExit(2);
-        Assert.StartsWith("error: unknown option '--fast'.", run.Error, StringComparison.Ordinal);
-        Assert.Contains("usage: freight get", run.Error, StringComparison.Ordinal);
+        Assert.StartsWith("error: Unrecognized command or argument '--fast'.", run.Error, StringComparison.Ordinal);
+        Assert.Contains("usage: freight get --help", run.Error, StringComparison.Ordinal);
     }
 
     [Fact]

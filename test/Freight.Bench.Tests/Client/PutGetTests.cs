@@ -115,7 +115,7 @@ public sealed class PutGetTests(OpenFilesServer server) : IClassFixture<OpenFile
         var source = server.Local("corrupt.bin");
         await File.WriteAllBytesAsync(source, bytes);
         var url = server.Url("corrupt.bin");
-        var options = ClientOptions.Parse(TransferVerb.Put, [source, url], out _)!;
+        var options = ClientCommand.Parse(TransferVerb.Put, [source, url], out _)!;
         // The digest of other bytes of the same length: what a file changed after hashing would send.
         var flipped = (byte[])bytes.Clone();
         flipped[PayloadBytes / 2] ^= 0xFF;

@@ -20,15 +20,16 @@ public sealed class BenchProgressTests
     [Fact]
     public void Parse_NoProgressAndNoReport_AreSetOnlyWhenGiven()
     {
-        var given = BenchOptions.Parse(["--quick", "--no-progress", "--no-report"], out var error);
-        var defaults = BenchOptions.Parse(["--quick"], out _);
+        var given = BenchCommand.Parse(["--quick", "--no-progress", "--no-report"], out var error);
+        var defaults = BenchCommand.Parse(["--quick"], out _);
 
         Assert.Null(error);
         Assert.True(given!.NoProgress);
         Assert.True(given.NoReport);
         Assert.False(defaults!.NoProgress);
         Assert.False(defaults.NoReport);
-        Assert.Contains("[--no-progress] [--no-report]", BenchOptions.Usage, StringComparison.Ordinal);
+        Assert.Contains("--no-progress", Cli.FreightCli.Help("bench"), StringComparison.Ordinal);
+        Assert.Contains("--no-report", Cli.FreightCli.Help("bench"), StringComparison.Ordinal);
     }
 
     [Fact]

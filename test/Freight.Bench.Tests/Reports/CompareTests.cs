@@ -230,7 +230,8 @@ public sealed class CompareTests
         var (exit, stdout, _) = await RunFreightAsync("compare", "--help");
 
         Assert.Equal(0, exit);
-        Assert.StartsWith("usage: freight compare BASE.json NEW.json", stdout, StringComparison.Ordinal);
+        Assert.Contains("freight compare <FILES>... [options]", stdout, StringComparison.Ordinal);
+        Assert.All(["--scenarios", "--markdown", "--noise", "--output"], option => Assert.Contains(option, stdout, StringComparison.Ordinal));
     }
 
     private static async Task<CompareSource[]> LoadFixturesAsync()

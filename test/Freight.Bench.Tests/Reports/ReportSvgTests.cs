@@ -50,7 +50,7 @@ public sealed class ReportSvgTests
     [Fact]
     public void Parse_SvgAlone_IsAnOutput()
     {
-        var options = ReportOptions.Parse(["r.json", "--svg", "charts"], out var error);
+        var options = ReportCommand.Parse(["r.json", "--svg", "charts"], out var error);
 
         Assert.Null(error);
         Assert.Equal("charts", options!.SvgDirectory);

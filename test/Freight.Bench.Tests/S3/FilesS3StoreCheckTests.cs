@@ -15,7 +15,7 @@ public sealed class FilesS3StoreCheckTests(RgwPeer rgw) : IClassFixture<RgwPeer>
     [Fact]
     public async Task RunAsync_ServerNotOnS3_ApiRowsFailWithWhyDirectRowsVerified()
     {
-        var options = BenchOptions.Parse(["--suite", "files", "--store", "s3", "--quick", "--runs", "1", "--run-seconds", "0.1", "--warmup-seconds", "0"], out var error)!;
+        var options = BenchCommand.Parse(["--suite", "files", "--store", "s3", "--quick", "--runs", "1", "--run-seconds", "0.1", "--warmup-seconds", "0"], out var error)!;
         Assert.Null(error);
         var work = Directory.CreateTempSubdirectory("freight-files-s3-check-");
         try

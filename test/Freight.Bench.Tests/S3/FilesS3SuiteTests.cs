@@ -83,7 +83,7 @@ public sealed class FilesS3SuiteTests
     [Fact]
     public async Task RunAsync_S3WithoutRgw_EveryRowFailsWithTheReason()
     {
-        var options = BenchOptions.Parse(["--suite", "files", "--store", "s3", "--quick"], out _)!;
+        var options = BenchCommand.Parse(["--suite", "files", "--store", "s3", "--quick"], out _)!;
         var work = Directory.CreateTempSubdirectory("freight-files-s3-test-");
         try
         {
@@ -124,7 +124,7 @@ public sealed class FilesS3SuiteTests
         var json = Path.Combine(Path.GetTempPath(), $"freight-bench-s3-test-{Guid.NewGuid():N}.json");
         try
         {
-            var options = BenchOptions.Parse(["--suite", "files", "--store", "s3", "--quick", "--json", json, "--no-report"], out var error);
+            var options = BenchCommand.Parse(["--suite", "files", "--store", "s3", "--quick", "--json", json, "--no-report"], out var error);
             Assert.Null(error);
             var console = new StringWriter();
 

@@ -8,7 +8,7 @@ public sealed class StoreOptionsTests
     [Fact]
     public void Parse_NoStore_FileSystem()
     {
-        var options = BenchOptions.Parse(["--suite", "files"], out var error);
+        var options = BenchCommand.Parse(["--suite", "files"], out var error);
 
         Assert.Null(error);
         Assert.Equal(FilesSuite.FileSystemStore, options!.Store);
@@ -19,7 +19,7 @@ public sealed class StoreOptionsTests
     [InlineData("s3")]
     public void Parse_StoreWithFilesSuite_Kept(string store)
     {
-        var options = BenchOptions.Parse(["--suite", "files", "--store", store, "--quick"], out var error);
+        var options = BenchCommand.Parse(["--suite", "files", "--store", store, "--quick"], out var error);
 
         Assert.Null(error);
         Assert.Equal(store, options!.Store);
@@ -33,7 +33,7 @@ public sealed class StoreOptionsTests
     [InlineData("--suite", "tus", "--store", "s3")]
     public void Parse_StoreS3WithoutTheFilesSuiteAlone_RefusedWithWhy(params string[] args)
     {
-        var options = BenchOptions.Parse(args, out var error);
+        var options = BenchCommand.Parse(args, out var error);
 
         Assert.Null(options);
         Assert.Equal("--store s3 measures the files suite only: use it with --suite files and no other suite.", error);
@@ -42,7 +42,7 @@ public sealed class StoreOptionsTests
     [Fact]
     public void Parse_StoreS3WithTarget_Refused()
     {
-        var options = BenchOptions.Parse(["--suite", "files", "--store", "s3", "--target", "http://127.0.0.1:5000/"], out var error);
+        var options = BenchCommand.Parse(["--suite", "files", "--store", "s3", "--target", "http://127.0.0.1:5000/"], out var error);
 
         Assert.Null(options);
         Assert.Contains("--target", error, StringComparison.Ordinal);
@@ -54,7 +54,7 @@ public sealed class StoreOptionsTests
     [InlineData("")]
     public void Parse_UnknownStore_RefusedNamingTheStores(string store)
     {
-        var options = BenchOptions.Parse(["--suite", "files", "--store", store], out var error);
+        var options = BenchCommand.Parse(["--suite", "files", "--store", store], out var error);
 
         Assert.Null(options);
         Assert.Equal($"unknown store '{store}'; stores: fs, s3.", error);
@@ -63,14 +63,15 @@ public sealed class StoreOptionsTests
     [Fact]
     public void Parse_StoreWithoutValue_Refused()
     {
-        Assert.Null(BenchOptions.Parse(["--suite", "files", "--store"], out var error));
-        Assert.Equal("--store needs a value.", error);
+        Assert.Null(BenchCommand.Parse(["--suite", "files", "--store"], out var error));
+        Assert.Contains("'--store'", error, StringComparison.Ordinal);
     }
 
     [Fact]
     public void Usage_NamesTheStoreOption()
     {
-        Assert.Contains("[--store fs|s3]", BenchOptions.Usage, StringComparison.Ordinal);
-        Assert.Contains("--store fs|s3       files suite:", BenchOptions.Usage, StringComparison.Ordinal);
+        var help = Cli.FreightCli.Help("bench");
+
+        Assert.Matches(@"\n  --store <fs\|s3> +Files suite:", help);
     }
 }

@@ -150,8 +150,8 @@ public sealed class TusSuiteTests
     [Fact]
     public void Parse_SuiteTus_OnlyWhenNamedWithItsOptions()
     {
-        var named = BenchOptions.Parse(["--suite", "tus", "--size", "1048576", "--tus-node-dir", "peer"], out var error);
-        var defaults = BenchOptions.Parse([], out _);
+        var named = BenchCommand.Parse(["--suite", "tus", "--size", "1048576", "--tus-node-dir", "peer"], out var error);
+        var defaults = BenchCommand.Parse([], out _);
 
         Assert.Null(error);
         Assert.Equal(["tus"], named!.Suites);
@@ -160,7 +160,7 @@ public sealed class TusSuiteTests
         Assert.Equal(Path.GetFullPath("peer"), named.TusNodeDirectory);
         Assert.DoesNotContain("tus", defaults!.Suites);
         Assert.False(defaults.SizeGiven);
-        Assert.Contains("--suite transfer|json|threads|static|files|tus", BenchOptions.Usage, StringComparison.Ordinal);
+        Assert.Contains("transfer, json, threads, static, files, tus, micro", Cli.FreightCli.Help("bench"), StringComparison.Ordinal);
     }
 
     private static async Task<(int ExitCode, string Console, JsonElement Root)> RunAsync(string[] extra)
@@ -168,7 +168,7 @@ public sealed class TusSuiteTests
         var json = Path.Combine(Path.GetTempPath(), $"freight-tus-bench-test-{Guid.NewGuid():N}.json");
         try
         {
-            var options = BenchOptions.Parse(["--suite", "tus", "--quick", "--size", TwentyMiB.ToString(System.Globalization.CultureInfo.InvariantCulture), "--json", json, .. extra], out var error);
+            var options = BenchCommand.Parse(["--suite", "tus", "--quick", "--size", TwentyMiB.ToString(System.Globalization.CultureInfo.InvariantCulture), "--json", json, .. extra], out var error);
             Assert.Null(error);
             var console = new StringWriter();
 

@@ -17,7 +17,7 @@ namespace Freight.Bench.Load.Command;
 /// </summary>
 public static class LoadCommand
 {
-    public const int UsageError = 2;
+    public const int UsageError = Cli.CliRun.UsageError;
 
     private static readonly string[] Methods = ["GET", "HEAD", "PUT", "POST", "PATCH"];
 
@@ -201,21 +201,8 @@ public static class LoadCommand
     /// <summary>Parses <paramref name="args"/> (what follows <c>freight load</c>) and runs; 0 all verified, 1 failures, 2 usage error.</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
     {
-        // A plain root named as users type it, so --help reads "freight load" (a RootCommand takes the executable's name).
-        var root = new CliCommand("freight") { Create(output, error) };
-        var parse = root.Parse(["load", .. args]);
-        if (parse.Errors.Count > 0)
-        {
-            foreach (var problem in parse.Errors)
-            {
-                await error.WriteLineAsync($"error: {problem.Message}");
-            }
-
-            await error.WriteLineAsync("usage: freight load URL [options] (freight load --help)");
-            return UsageError;
-        }
-
-        return await parse.InvokeAsync(new InvocationConfiguration { Output = output, Error = error }, cancellationToken);
+        ArgumentNullException.ThrowIfNull(args);
+        return await Cli.CliRun.RunAsync(Cli.CliRun.Root("", Create(output, error)), ["load", .. args], output, error, cancellationToken);
     }
 
     private static void Validate(CommandResult result)

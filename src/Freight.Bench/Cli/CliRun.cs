@@ -1,0 +1,81 @@
+using System.CommandLine;
+using CliCommand = System.CommandLine.Command;
+
+namespace Freight.Bench.Cli;
+
+/// <summary>
+/// Parses and runs a <c>freight</c> command line: usage errors (an unknown option, a missing or invalid value) print
+/// <c>error: …</c> lines and where the help is on stderr and exit <see cref="UsageError"/>; <c>--help</c> prints the
+/// help System.CommandLine generates from the options' definitions and exits 0.
+/// </summary>
+public static class CliRun
+{
+    public const int UsageError = 2;
+
+    /// <summary>The root every freight command hangs under, named as users type it (help reads "freight bench").</summary>
+    public static RootCommand Root(string description, params CliCommand[] commands)
+    {
+        ArgumentNullException.ThrowIfNull(commands);
+        var root = new RootCommand(description) { HelpName = "freight" };
+        foreach (var command in commands)
+        {
+            root.Subcommands.Add(command);
+        }
+
+        return root;
+    }
+
+    /// <summary>Parses <paramref name="args"/> (what follows <c>freight</c>) against <paramref name="root"/> and runs the command they name.</summary>
+    public static async Task<int> RunAsync(RootCommand root, IReadOnlyList<string> args, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(root);
+        ArgumentNullException.ThrowIfNull(args);
+        var parse = root.Parse(args);
+        if (parse.Errors.Count > 0)
+        {
+            return await ReportAsync(parse, error);
+        }
+
+        return await InvokeAsync(parse, output, error, cancellationToken);
+    }
+
+    /// <summary>Runs a parse without errors; Ctrl+C is the caller's (<paramref name="cancellationToken"/>), never a forced exit.</summary>
+    public static Task<int> InvokeAsync(ParseResult parse, TextWriter output, TextWriter error, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(parse);
+        return parse.InvokeAsync(new InvocationConfiguration { Output = output, Error = error, ProcessTerminationTimeout = null }, cancellationToken);
+    }
+
+    /// <summary>Prints the parse's errors and where its command's help is; returns <see cref="UsageError"/>.</summary>
+    public static async Task<int> ReportAsync(ParseResult parse, TextWriter error)
+    {
+        ArgumentNullException.ThrowIfNull(parse);
+        ArgumentNullException.ThrowIfNull(error);
+        foreach (var problem in parse.Errors)
+        {
+            await error.WriteLineAsync($"error: {problem.Message}");
+        }
+
+        await error.WriteLineAsync($"usage: {HelpCommand(parse)} --help");
+        return UsageError;
+    }
+
+    /// <summary>
+    /// Parses <paramref name="args"/> (what follows the command's name) with <paramref name="command"/> under a freight
+    /// root, without running it: the parse, or null and its errors in one line (what the commands' Parse methods return).
+    /// </summary>
+    public static ParseResult? Parse(CliCommand command, IReadOnlyList<string> args, out string? error)
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        ArgumentNullException.ThrowIfNull(args);
+        var parse = Root(command.Description ?? "", command).Parse([command.Name, .. args]);
+        error = parse.Errors.Count == 0 ? null : string.Join(" ", parse.Errors.Select(e => e.Message));
+        return error is null ? parse : null;
+    }
+
+    private static string HelpCommand(ParseResult parse)
+    {
+        var command = parse.CommandResult.Command;
+        return command is RootCommand ? "freight" : $"freight {command.Name}";
+    }
+}

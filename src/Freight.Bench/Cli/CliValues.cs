@@ -1,0 +1,81 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+
+namespace Freight.Bench.Cli;
+
+/// <summary>
+/// Options whose values have constraints, defined once with System.CommandLine: each parses its own token and, when
+/// the value is not allowed, reports an error that names the option (exit code 2 through <see cref="CliRun"/>).
+/// </summary>
+public static class CliValues
+{
+    /// <summary>A whole number above 0.</summary>
+    public static Option<int?> PositiveInt(string name, string description, string helpName = "N") => new(name)
+    {
+        Description = description,
+        HelpName = helpName,
+        CustomParser = result => int.TryParse(Token(result), NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0
+            ? value
+            : Fail<int?>(result, $"{name} needs a positive whole number, not '{Token(result)}'."),
+    };
+
+    /// <summary>A finite number above 0 (or, with <paramref name="zeroAllowed"/>, 0 or more).</summary>
+    public static Option<double?> Number(string name, string description, bool zeroAllowed = false, string helpName = "S") => new(name)
+    {
+        Description = description,
+        HelpName = helpName,
+        CustomParser = result => double.TryParse(Token(result), NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value) && (zeroAllowed ? value >= 0 : value > 0)
+            ? value
+            : Fail<double?>(result, $"{name} needs {(zeroAllowed ? "a number, 0 or more" : "a positive number")}, not '{Token(result)}'."),
+    };
+
+    /// <summary>One of <paramref name="allowed"/> (exactly as written); the error lists them.</summary>
+    public static Option<string?> OneOf(string name, string description, IReadOnlyList<string> allowed, string noun) => new(name)
+    {
+        Description = description,
+        HelpName = string.Join('|', allowed),
+        CustomParser = result => allowed.Contains(Token(result))
+            ? Token(result)
+            : Fail<string?>(result, $"unknown {noun} '{Token(result)}'; {noun}s: {string.Join(", ", allowed)}."),
+    };
+
+    /// <summary>An absolute http:// or https:// URL.</summary>
+    public static Uri? HttpUrl(ArgumentResult result, string what)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return Uri.TryCreate(Token(result), UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
+            ? uri
+            : Fail<Uri?>(result, $"{what} needs an http:// or https:// URL, not '{Token(result)}'.");
+    }
+
+    /// <summary>
+    /// For a list of file arguments: System.CommandLine hands an unknown <c>--option</c> to an argument that takes
+    /// more values, so without this a mistyped option would be read as a file name. A lone <c>-</c> stays a value.
+    /// </summary>
+    public static void NoOptionLike(ArgumentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        foreach (var token in result.Tokens)
+        {
+            if (token.Value.Length > 1 && token.Value[0] == '-')
+            {
+                result.AddError($"Unrecognized command or argument '{token.Value}'.");
+            }
+        }
+    }
+
+    /// <summary>The value given (the last one when an option is repeated).</summary>
+    public static string Token(ArgumentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value;
+    }
+
+    public static T Fail<T>(ArgumentResult result, string message)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        result.AddError(message);
+        return default!;
+    }
+}

@@ -1,0 +1,164 @@
+using Freight.Bench.Reports;
+using Freight.Server.Hosting;
+
+namespace Freight.Bench.Tests.Cli;
+
+/// <summary>
+/// The <c>freight</c> command line (System.CommandLine): generated help for the root and every command, usage errors
+/// (unknown option, missing or invalid value) on stderr naming the option with exit code 2, serve's pass-through.
+/// </summary>
+public sealed class CommandLineTests
+{
+    [Theory]
+    [InlineData("serve", "--urls", "--data-dir", "--max-body-bytes", "--fsync", "--store", "--s3-endpoint", "--s3-bucket", "--Freight:KEY")]
+    [InlineData("bench", "--suite", "--full", "--quick", "--runs", "--run-seconds", "--warmup-seconds", "--max-seconds", "--size", "--records", "--temp-dir", "--ramp-to", "--ramp-seconds", "--tus-node-dir", "--store", "--micro-job", "--target", "--certificate-sha256", "--json", "--filter", "--cpu-affinity", "--no-progress", "--no-report")]
+    [InlineData("load", "<URL>", "--method", "--size", "--file", "--connections", "--duration", "--requests", "--rate", "--http", "--expect-status", "--json", "--no-progress")]
+    [InlineData("compare", "<FILES>", "--markdown", "--scenarios", "--noise", "--output")]
+    [InlineData("report", "<FILES>", "--html", "--markdown", "--csv", "--svg", "--verdicts", "--noise")]
+    [InlineData("put", "<FILE> <URL>", "--if-none-match", "--token", "--no-progress", "--certificate-sha256")]
+    [InlineData("get", "<URL> <FILE>", "--token", "--no-progress", "--certificate-sha256")]
+    public async Task Help_EachCommand_Exits0AndListsItsOptions(string command, params string[] listed)
+    {
+        foreach (var help in new[] { "--help", "-h" })
+        {
+            var (exit, stdout, stderr) = await FreightCli.RunAsync(command, help);
+
+            Assert.True(exit == 0, stderr);
+            Assert.Equal("", stderr);
+            Assert.Contains($"freight {command}", stdout, StringComparison.Ordinal);
+            Assert.All(listed, option => Assert.Contains(option, stdout, StringComparison.Ordinal));
+            Assert.DoesNotContain(stdout.Split('\n'), line => line.StartsWith("listening:", StringComparison.Ordinal));
+        }
+    }
+
+    [Fact]
+    public async Task Help_Root_ListsEveryCommandButTheInternalOne()
+    {
+        var (exit, stdout, _) = await FreightCli.RunAsync("--help");
+
+        Assert.Equal(0, exit);
+        Assert.All(["serve", "bench", "load", "compare", "report", "put", "get"], command => Assert.Contains($"\n  {command} ", stdout, StringComparison.Ordinal));
+        Assert.DoesNotContain("tcp-sink", stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Help_Serve_ListsEveryShortSwitchTheHostMaps()
+    {
+        var help = FreightCli.Help("serve");
+
+        Assert.All(ServeCommand.SwitchNames, name => Assert.Contains($"\n  {name} <", help, StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("bench", "--bogus")]
+    [InlineData("compare", "a.json", "b.json", "--bogus")]
+    [InlineData("report", "a.json", "--html", "a.html", "--bogus")]
+    [InlineData("put", "a.bin", "http://127.0.0.1:1/files/a", "--bogus")]
+    [InlineData("get", "http://127.0.0.1:1/files/a", "a.bin", "--bogus")]
+    [InlineData("load", "http://127.0.0.1:1/", "--bogus")]
+    public async Task UnknownOption_Exit2NamingIt(params string[] args)
+    {
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.StartsWith("error: Unrecognized command or argument '--bogus'.", stderr, StringComparison.Ordinal);
+        Assert.Contains($"usage: freight {args[0]} --help", stderr, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--runs", "bench", "--runs", "0")]
+    [InlineData("--runs", "bench", "--runs", "many")]
+    [InlineData("--run-seconds", "bench", "--run-seconds", "-1")]
+    [InlineData("--max-seconds", "bench", "--max-seconds", "soon")]
+    [InlineData("--ramp-to", "bench", "--ramp-to", "0")]
+    [InlineData("--suite", "bench", "--suite", "nope")]
+    [InlineData("--target", "bench", "--target", "ftp://example")]
+    [InlineData("store", "bench", "--suite", "files", "--store", "minio")]
+    [InlineData("--json", "bench", "--json")]
+    [InlineData("--quick and --full", "bench", "--quick", "--full")]
+    [InlineData("--noise", "compare", "a.json", "b.json", "--noise", "-1")]
+    [InlineData("--scenarios", "compare", "a.json", "--scenarios", "one")]
+    [InlineData("two result files", "compare", "a.json")]
+    [InlineData("--noise", "report", "a.json", "--html", "a.html", "--noise", "x")]
+    [InlineData("--certificate-sha256", "get", "https://127.0.0.1:1/files/a", "a.bin", "--certificate-sha256", "abcd")]
+    [InlineData("--token", "put", "a.bin", "http://127.0.0.1:1/files/a", "--token", "two words")]
+    [InlineData("--connections", "load", "http://127.0.0.1:1/", "--connections", "0")]
+    public async Task InvalidValue_Exit2NamingTheOption(string named, params string[] args)
+    {
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.StartsWith("error: ", stderr, StringComparison.Ordinal);
+        Assert.Contains(named, stderr.Split('\n')[0], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData]
+    [InlineData("fly")]
+    public async Task NoOrUnknownCommand_Exit2WithWhereTheHelpIs(params string[] args)
+    {
+        var (exit, _, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.StartsWith("error: ", stderr, StringComparison.Ordinal);
+        Assert.Contains("usage: freight --help", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Serve_ConfigurationKeys_ReachTheHostUnchanged()
+    {
+        // Neither key is an option of the command, and --urls is given twice as the host allows: all of it goes to the
+        // host, which validates it (the last Urls wins there) and serves nothing.
+        var data = Path.Combine(Path.GetTempPath(), $"freight-cli-serve-{Guid.NewGuid():N}");
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(
+            "serve", "--data-dir", data, "--urls", "http://127.0.0.1:0", "--urls", "h2c://127.0.0.1:0", "--Freight:Urls", "gopher://y", "--Freight:MaxRequestBodyBytes", "0");
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Contains("error: Freight:Urls has 'gopher://y'", stderr, StringComparison.Ordinal);
+        Assert.Contains("error: Freight:MaxRequestBodyBytes", stderr, StringComparison.Ordinal);
+        Assert.DoesNotContain("Unrecognized", stderr, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareParse_EachOption_IsKept()
+    {
+        var files = CompareCommand.Parse(["a.json", "b.json", "c.json", "--markdown", "--noise", "2.5", "--output", "o.md"], out var error);
+        var scenarios = CompareCommand.Parse(["run.json", "--scenarios", "static/staticfiles, static/freight,static/freight"], out var scenarioError);
+        var defaults = CompareCommand.Parse(["a.json", "b.json"], out _);
+
+        Assert.Null(error);
+        Assert.Equal(["a.json", "b.json", "c.json"], files!.Files);
+        Assert.Equal((true, 2.5, "o.md"), (files.Markdown, files.NoisePercent, files.Output));
+        Assert.Null(files.Scenarios);
+        Assert.Null(scenarioError);
+        Assert.Equal(["static/staticfiles", "static/freight"], scenarios!.Scenarios);
+        Assert.Equal((false, CompareReport.DefaultNoisePercent, (string?)null), (defaults!.Markdown, defaults.NoisePercent, defaults.Output));
+    }
+
+    [Fact]
+    public void ReportParse_EachOption_IsKept()
+    {
+        var options = ReportCommand.Parse(["a.json", "b.json", "--html", "r.html", "--markdown", "r.md", "--csv", "csv", "--svg", "svg", "--verdicts", "v.md", "--noise", "0"], out var error);
+
+        Assert.Null(error);
+        Assert.Equal(["a.json", "b.json"], options!.Files);
+        Assert.Equal(("r.html", "r.md", "csv", "svg", "v.md", 0.0), (options.Html, options.Markdown, options.CsvDirectory, options.SvgDirectory, options.Verdicts, options.NoisePercent));
+    }
+
+    [Fact]
+    public async Task Process_UsageErrorAndHelp_ExitCodesAsUsersSeeThem()
+    {
+        var invalid = await FreightCli.RunProcessAsync("bench", "--runs", "0");
+        var help = await FreightCli.RunProcessAsync("bench", "--help");
+        var none = await FreightCli.RunProcessAsync();
+
+        Assert.Equal(2, invalid.Exit);
+        Assert.Equal("error: --runs needs a positive whole number, not '0'.\nusage: freight bench --help\n", invalid.Stderr);
+        Assert.Equal(0, help.Exit);
+        Assert.Contains("--runs <N>", help.Stdout, StringComparison.Ordinal);
+        Assert.Equal(2, none.Exit);
+    }
+}
