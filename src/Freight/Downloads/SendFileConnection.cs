@@ -87,9 +87,12 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// below. Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
     /// loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace with no progress to
     /// report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). It must be in place before a file's
-    /// first sendfile (it also bounds what one call queues), so the loop sets it there.
+    /// first sendfile (it also bounds what one call queues), so the loop sets it there. 1 MiB: 1 GiB sendfile GETs
+    /// cost 0.83× the server CPU of 128 KiB (8 interleaved curl rounds, every one below 1.0×; 512 KiB 0.95×, within
+    /// the noise), and SlowClientDownloadTests still pass; 2 MiB cost 0.69× but cut the 100 KiB/s client after 7 s
+    /// (docs/results/2026-11-27-sendfile-lowat.md).
     /// </summary>
-    private const int NotSentLowWatermarkBytes = 128 * 1024;
+    private const int NotSentLowWatermarkBytes = 1024 * 1024;
 
     /// <summary>0 clears the socket's own value: the system's net.ipv4.tcp_notsent_lowat applies (no limit by default).</summary>
     private const int NoLowWatermark = 0;
@@ -97,9 +100,9 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// <summary>
     /// The loop clears the low watermark before it sends this many of the pipe's bytes at once with no file after
     /// them: a large body written by the response (a memory download). Kept on every socket, the watermark cost such
-    /// a download 14–29 % more server CPU (4.7× the sendmsg calls: each stops at 128 KiB unsent), and set and cleared
-    /// around every file send it cost a 128 KiB file ~20 µs more per response (each setsockopt wakes the socket's
-    /// epoll); docs/results/2026-11-27-sendfile-layer.md. 64 KiB: the pipe's pause threshold, so a body flushed in
+    /// a download 14–29 % more server CPU (4.7× the sendmsg calls: each stopped at the mark, then 128 KiB unsent), and
+    /// set and cleared around every file send it cost a 128 KiB file ~20 µs more per response (each setsockopt wakes
+    /// the socket's epoll); docs/results/2026-11-27-sendfile-layer.md. 64 KiB: the pipe's pause threshold, so a body flushed in
     /// 64 KiB writes clears it too, while response heads and small files' bodies (64 KiB + head at most on this
     /// path) rarely do.
     /// </summary>

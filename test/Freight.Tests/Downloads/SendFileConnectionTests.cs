@@ -65,7 +65,7 @@ public sealed class SendFileConnectionTests : IDisposable
         // read nothing else, so the file cannot all be in the socket yet.
         var first = await ReceiveAsync(client, 1);
         Assert.False(send.IsCompleted);
-        Assert.Equal(128 * 1024, LowWatermark(server));
+        Assert.Equal(1024 * 1024, LowWatermark(server));
 
         var rest = await ReceiveAsync(client, FileLength - 1);
         await send;
@@ -77,7 +77,7 @@ public sealed class SendFileConnectionTests : IDisposable
         var tail = "TAIL"u8.ToArray();
         await connection.Output.WriteAsync(tail);
         Assert.Equal(tail, await ReceiveAsync(client, tail.Length));
-        Assert.Equal(128 * 1024, LowWatermark(server));
+        Assert.Equal(1024 * 1024, LowWatermark(server));
 
         // A large body from memory clears it before it is sent, and arrives whole on the same socket.
         var body = DeterministicPayload.Create(256 * 1024);
