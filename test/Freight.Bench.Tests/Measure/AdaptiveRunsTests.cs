@@ -75,6 +75,22 @@ public sealed class AdaptiveRunsTests
     }
 
     [Fact]
+    public async Task RunAsync_NextPassWouldEndPastTheCap_IsNotStarted()
+    {
+        // Each added pass takes 3 s (2 goal rows × 1.5 s): after passes ending at 3, 6 and 9 s, a fourth would end at
+        // 12 s, past the 10 s cap, so it is not started and the added time stays within the cap.
+        var fake = new FakeMeasurement(secondsPerRun: 1.5);
+
+        var result = await fake.RunAsync(Options(runs: 5, maxSeconds: 10), conclusiveAt: int.MaxValue);
+
+        Assert.Equal(AdaptiveStop.TimeCap, result.Stop);
+        Assert.Equal(8, result.Passes);
+        Assert.Equal(8, result.Samples[GoalA].Count);
+        Assert.Equal(8, result.Samples[GoalB].Count);
+        Assert.Equal(5, result.Samples[Other].Count);
+    }
+
+    [Fact]
     public async Task RunAsync_NeverConclusiveAndNoCapInSight_StopsAtTheRunCeiling()
     {
         // The clock never moves: only the ceiling can end the runs.
