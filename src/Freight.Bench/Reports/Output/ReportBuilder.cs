@@ -98,6 +98,12 @@ public static class ReportBuilder
             Row("cost measures", r => ReportCell.Of(r.Measures is { } m ? m.Describe()["measures: ".Length..] : ""));
         }
 
+        // Only for runs that recorded it: the parsers' and hashes' GB/s follow the vector width (MachineInfo.VectorBits).
+        if (sources.Any(s => s.Report.Machine?.VectorBits is not null))
+        {
+            Row("vector width", r => ReportCell.Of(r.Machine?.VectorBits is { } bits ? $"{bits} bits" : ""));
+        }
+
         // Only when a run used S3: older result files and disk runs keep their table (and the golden files) as they were.
         if (sources.Any(s => s.Report.Settings?.S3Server is not null))
         {
