@@ -22,11 +22,12 @@ public sealed record InterleavedResult<TScenario, TSample>(Dictionary<TScenario,
 
 /// <summary>
 /// How every suite measures: one untimed warm-up of each scenario, then run 1 of every scenario, run 2 of
-/// every scenario, … so drift on a shared machine spreads over all rows alike. A scenario whose transfer
+/// every scenario (starting one row later: <see cref="InPassOrder{TScenario}"/>), … so drift on a shared machine
+/// and what one row leaves for the next spread over all rows alike. A scenario whose transfer
 /// does not verify (or cannot be made) fails: it is measured no more and yields no number.
 /// <para>
 /// Adaptive runs: after the minimum (<see cref="BenchOptions.Runs"/>), while a goal is inconclusive, one more pass
-/// is made over the goal rows and the A/A pair only (still interleaved, in suite order, so every goal stays
+/// is made over the goal rows and the A/A pair only (still interleaved and rotated, so every goal stays
 /// paired run by run), until every goal is met or missed, the suite has spent <see cref="BenchOptions.MaxSeconds"/>
 /// on added passes, or a row has <see cref="MaxRuns"/> runs.
 /// </para>
@@ -45,6 +46,24 @@ public static class InterleavedRuns
     {
         ArgumentNullException.ThrowIfNull(options);
         return scenarios * (options.WarmupSeconds + (options.Runs * options.RunSeconds));
+    }
+
+    /// <summary>
+    /// Pass <paramref name="pass"/>'s order: the suite's order rotated by one place a pass, so every row takes every
+    /// slot in turn. In a fixed order a row inherited the same predecessor each pass — and what the row before leaves
+    /// behind (page-cache frames a 1 GiB PUT freed, a busy writeback, a warm cache line) moved its figure the same way
+    /// every time: the files suite's A/A copy, always last, read 5–9 % faster than its original in every run of
+    /// 2026-11-27, and the PUT that followed another PUT paid up to twice the CPU a GiB (docs/results/2026-11-27-put-cost.md).
+    /// Pairs stay paired: both rows of a ratio are measured once in every pass.
+    /// </summary>
+    public static IEnumerable<TScenario> InPassOrder<TScenario>(IReadOnlyList<TScenario> scenarios, int pass)
+    {
+        ArgumentNullException.ThrowIfNull(scenarios);
+        var start = scenarios.Count == 0 ? 0 : (pass - 1) % scenarios.Count;
+        for (var i = 0; i < scenarios.Count; i++)
+        {
+            yield return scenarios[(start + i) % scenarios.Count];
+        }
     }
 
     /// <param name="describe">A scenario's id and label, as rows and messages name it.</param>
@@ -87,7 +106,7 @@ public static class InterleavedRuns
         for (var run = 1; run <= minimum; run++)
         {
             var clock = Stopwatch.StartNew();
-            foreach (var scenario in scenarios)
+            foreach (var scenario in InPassOrder(scenarios, run))
             {
                 await MeasureOrFailAsync(scenario, options.RunSeconds, samples[scenario], $"run {run}/{minimum}");
             }
@@ -130,7 +149,7 @@ public static class InterleavedRuns
             passes++;
             progress.Line(string.Create(CultureInfo.InvariantCulture, $"goals inconclusive: added run {passes} of {added.Count} goal rows ({time.GetElapsedTime(started).TotalSeconds:0} of --max-seconds {options.MaxSeconds:0} spent)"));
             var clock = Stopwatch.StartNew();
-            foreach (var scenario in scenarios)
+            foreach (var scenario in InPassOrder(scenarios, passes))
             {
                 if (added.Contains(scenario))
                 {

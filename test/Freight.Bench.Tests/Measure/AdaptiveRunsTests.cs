@@ -9,7 +9,7 @@ namespace Freight.Bench.Tests.Measure;
 /// <summary>
 /// The adaptive loop of <see cref="InterleavedRuns"/>, driven by a fake measurement (no sockets) and a clock that
 /// moves only when the fake measures: it stops when the goals are conclusive, at the time cap, or at the run ceiling,
-/// and adds runs to the goal rows only, interleaved in suite order.
+/// and adds runs to the goal rows only, interleaved, each pass rotated one row on.
 /// </summary>
 public sealed class AdaptiveRunsTests
 {
@@ -44,9 +44,27 @@ public sealed class AdaptiveRunsTests
         Assert.Equal(7, result.Samples[GoalB].Count);
         Assert.Equal(5, result.Samples[Other].Count);
 
-        // Warm-ups, 5 full passes, then 2 passes of the goal rows in suite order: still interleaved, still paired.
-        string[] added = [GoalA, GoalB, GoalA, GoalB];
+        // Warm-ups, 5 full passes, then 2 passes of the goal rows, rotated like every pass: still paired.
+        string[] added = [GoalB, GoalA, GoalA, GoalB];
         Assert.Equal(added, fake.Order.Skip(3 + (5 * 3)));
+    }
+
+    [Fact]
+    public async Task RunAsync_EachPassStartsOneRowLater_SoEveryRowTakesEverySlot()
+    {
+        var fake = new FakeMeasurement(secondsPerRun: 1);
+
+        await fake.RunAsync(Options(runs: 4, maxSeconds: 0), conclusiveAt: 4);
+
+        string[] expected =
+        [
+            GoalA, Other, GoalB, // warm-ups, in suite order
+            GoalA, Other, GoalB,
+            Other, GoalB, GoalA,
+            GoalB, GoalA, Other,
+            GoalA, Other, GoalB,
+        ];
+        Assert.Equal(expected, fake.Order);
     }
 
     [Fact]
@@ -143,6 +161,7 @@ public sealed class AdaptiveRunsTests
         for (var draw = 0; draw < draws; draw++)
         {
             var weather = 1.0;
+            var measured = 0;
             var result = await InterleavedRuns.RunAsync<string, double>(
                 [GoalA, GoalB],
                 Options(runs: 5, maxSeconds: double.MaxValue) with { WarmupSeconds = 0 },
@@ -150,8 +169,8 @@ public sealed class AdaptiveRunsTests
                 s => (s, "draw"),
                 (scenario, seconds) =>
                 {
-                    // Run i of A then run i of B: B's figure takes the weather A's drew for the pair.
-                    if (scenario == GoalA)
+                    // Every pass measures both rows (in either order): the pass's first draws the weather both share.
+                    if (measured++ % 2 == 0)
                     {
                         weather = Math.Exp(0.3 * Normal(random));
                     }

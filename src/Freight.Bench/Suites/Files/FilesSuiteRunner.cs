@@ -336,22 +336,32 @@ public sealed class FilesSuiteRunner(
     private static Freight.Lab.Metrics.RuntimeSnapshot PeerSnapshot(double cpuSeconds, long workingSetBytes) =>
         ServerMetrics.PeerSnapshot(cpuSeconds, workingSetBytes);
 
-    /// <summary>One verified transfer; the seconds cover the request only, not the verification after it.</summary>
+    /// <summary>
+    /// One verified transfer; the seconds cover the request only, not the verification after it. An upload to disk
+    /// is removed again right after it is verified, by its own server (<see cref="RemoveUploadAsync"/>).
+    /// </summary>
     private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
-        var size = scenario.PayloadBytes;
         if (scenario.IsUpload && OnS3)
         {
             // Memory, not disk: no sync; the same key is overwritten, and what that leaves for RGW's collector freed.
             await CollectGarbageIfDueAsync(cancellationToken);
-            _uncollectedBytes += size;
+            _uncollectedBytes += scenario.PayloadBytes;
         }
         else if (scenario.IsUpload)
         {
-            await RemovePreviousUploadAsync(scenario, nginx, cancellationToken);
             await SyncAsync(cancellationToken);
+            var upload = await TransferOnceAsync(scenario, payload, hash, nginx, direct, etag, cancellationToken);
+            await RemoveUploadAsync(scenario, nginx, cancellationToken);
+            return upload;
         }
 
+        return await TransferOnceAsync(scenario, payload, hash, nginx, direct, etag, cancellationToken);
+    }
+
+    private async Task<(double Seconds, double? FirstByte)> TransferOnceAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
+    {
+        var size = scenario.PayloadBytes;
         switch (scenario.Id)
         {
             case FilesSuite.Put when OnS3:
@@ -429,15 +439,18 @@ public sealed class FilesSuiteRunner(
     }
 
     /// <summary>
-    /// Every upload writes a new file: the previous one is removed first, untimed. Replacing a large file frees
-    /// its blocks inside the timed request, and on a file system mounted with online discard (this project's
-    /// VM: ext4 `discard`) that cost landed on whichever row came next — 20–300 MiB/s swings between rows.
-    /// Each server removes its own file (Freight by the files API's DELETE, nginx by WebDAV DELETE): the
-    /// removal falls inside the server CPU window, so both must pay it. Until 2026-11-27 the bench unlinked
-    /// nginx's file itself, which left ~0.09 s/GiB (the DELETE of a 1 GiB file) on Freight's side of the
-    /// files/put ÷ nginx-put CPU ratio only (docs/results/2026-11-27-put-cost.md).
+    /// Every upload writes a new file and removes it right after it is verified, untimed (outside the request's
+    /// seconds). Each server removes its own file (Freight by the files API's DELETE, nginx by WebDAV DELETE): the
+    /// removal falls inside the row's server CPU window, so both pay it (until 2026-11-27 the bench unlinked nginx's
+    /// file itself and charged ~0.09 s/GiB to Freight's side only). Removing it at once, before writeback, rather
+    /// than before the row's next upload: (1) the next upload — whichever row it is — writes into the page-cache
+    /// frames this one just freed, the condition docs/results/2026-11-27-put-cost.md measured both servers under
+    /// (frames the guest has not touched lately cost the same copy up to twice the CPU); (2) the pages are dropped
+    /// dirty, so the <see cref="SyncAsync"/> before each upload has next to nothing to write back and no freed
+    /// blocks are discarded (ext4 `discard` here): a files pass took 13 s, of which ~7 s was writing back the
+    /// other rows' 1 GiB uploads.
     /// </summary>
-    private async Task RemovePreviousUploadAsync(FilesScenario scenario, NginxServer? nginx, CancellationToken cancellationToken)
+    private async Task RemoveUploadAsync(FilesScenario scenario, NginxServer? nginx, CancellationToken cancellationToken)
     {
         var size = scenario.PayloadBytes;
         switch (scenario.Id)
