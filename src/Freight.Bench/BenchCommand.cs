@@ -48,7 +48,7 @@ public static class BenchCommand
     private static readonly Option<double?> WarmupSeconds = CliValues.Number("--warmup-seconds", "Untimed transfers per scenario before the first run, for S seconds (default 0.5, --quick 0.25).", zeroAllowed: true);
 
     private static readonly Option<double?> MaxSeconds = CliValues.Number(
-        "--max-seconds", "Per suite, the most seconds spent adding runs of goal rows while a goal is inconclusive (default 15, --full 60; 0 adds none, the --quick default); never past 30 runs a row.", zeroAllowed: true);
+        "--max-seconds", "Per suite, the most seconds spent adding runs of goal rows while a goal is inconclusive (default 10, --full 60; 0 adds none, the --quick default); never past 30 runs a row.", zeroAllowed: true);
 
     private static readonly Option<int?> Size = CliValues.PositiveInt("--size", "Transfer payload size (default 20971520, study 1's 20 MiB); tus suite: its only size.", "BYTES");
 
@@ -175,7 +175,7 @@ public static class BenchCommand
             RunsGiven = runs is not null,
             RunSecondsGiven = runSeconds is not null,
             RunSeconds = runSeconds ?? (quick ? 0.25 : full ? 1.0 : 0.5),
-            MaxSeconds = parse.GetValue(MaxSeconds) ?? (quick ? 0 : full ? 60 : 15),
+            MaxSeconds = parse.GetValue(MaxSeconds) ?? (quick ? 0 : full ? 60 : 10),
             WarmupSeconds = parse.GetValue(WarmupSeconds) ?? (quick ? 0.25 : 0.5),
             ThreadsRampTo = parse.GetValue(RampTo) ?? (quick ? 100 : full ? 500 : 200),
             ThreadsRampSeconds = parse.GetValue(RampSeconds) ?? (quick ? 8 : full ? 20 : 10),

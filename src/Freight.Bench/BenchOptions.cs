@@ -51,11 +51,12 @@ public sealed record BenchOptions
 
     /// <summary>
     /// Adaptive runs: the most seconds each suite spends adding runs of its goal rows after the minimum, while a goal
-    /// is inconclusive (default 15, so the default run stays near 5 minutes; 60 with --full; 0, the --quick default,
-    /// adds none). Per suite, so one noisy suite cannot eat another's time; the whole run's bound is this times the
+    /// is inconclusive (default 10: with it the default run, the first run's Release build included, fits in 5
+    /// minutes on the project's 2-core machine — 2026-11-27, docs/results/2026-11-27-default-five.md; 60 with --full;
+    /// 0, the --quick default, adds none). Per suite, so one noisy suite cannot eat another's time; the whole run's bound is this times the
     /// suites that add runs.
     /// </summary>
-    public double MaxSeconds { get; init; } = 15;
+    public double MaxSeconds { get; init; } = 10;
 
     /// Each run repeats the transfer for at least this long: 0.5 s by default (25–50 transfers of 20 MiB here, and
     /// five of them keep the transfer suite's headline rows near 40 s), 1 s with --full, 0.25 s with --quick.

@@ -2,6 +2,7 @@ using Freight.Bench;
 using Freight.Bench.Suites.Files;
 using Freight.Bench.Suites.Json;
 using Freight.Bench.Suites.Static;
+using Freight.Bench.Suites.Threads;
 using Freight.Bench.Suites.Transfer;
 
 namespace Freight.Bench.Tests;
@@ -47,7 +48,7 @@ public sealed class BenchOptionsTests
     [Fact]
     public void Parse_MaxSeconds_FifteenByDefaultSixtyWithFullNoneWithQuickAndKeptWhenGiven()
     {
-        Assert.Equal(15, BenchCommand.Parse([], out _)!.MaxSeconds);
+        Assert.Equal(10, BenchCommand.Parse([], out _)!.MaxSeconds);
         Assert.Equal(60, BenchCommand.Parse(["--full"], out _)!.MaxSeconds);
         Assert.Equal(0, BenchCommand.Parse(["--quick"], out _)!.MaxSeconds);
         Assert.Equal(90, BenchCommand.Parse(["--quick", "--max-seconds", "90"], out _)!.MaxSeconds);
@@ -185,6 +186,13 @@ public sealed class BenchOptionsTests
         // Four sizes × three servers × four connection counts, and the A/A copy of Freight at 4 KiB.
         Assert.Equal((4 * 3 * 4) + 1, full.Count(r => r.Generator == StaticScenario.Engine));
         Assert.Equal(4 * 2, full.Count(r => r.Generator == StaticScenario.Wrk));
+    }
+
+    [Fact]
+    public void ThreadsSuite_DefaultIsTheStudysTwoActionsFullAddsSyncOverAsync()
+    {
+        Assert.Equal(["threads/sleep", "threads/delay"], ThreadsSuite.Create(200, 10, full: false).Select(s => s.Id));
+        Assert.Equal(["threads/sleep", "threads/delay", "threads/sync-over-async"], ThreadsSuite.Create(500, 20, full: true).Select(s => s.Id));
     }
 
     [Fact]

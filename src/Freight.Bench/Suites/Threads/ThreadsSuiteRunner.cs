@@ -20,7 +20,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
     public async Task<(List<ScenarioResult> Results, List<RatioResult> Ratios, bool Verified)> RunAsync(CancellationToken cancellationToken)
     {
         var (rampTo, rampSeconds) = (options.ThreadsRampTo, options.ThreadsRampSeconds);
-        var scenarios = ThreadsSuite.Create(rampTo, rampSeconds)
+        var scenarios = ThreadsSuite.Create(rampTo, rampSeconds, options.Full)
             .Where(s => options.Matches(s.Id))
             .ToList();
         var checkEngine = options.Matches(EngineCheckId);
