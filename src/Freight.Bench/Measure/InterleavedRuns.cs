@@ -22,12 +22,12 @@ public sealed record InterleavedResult<TScenario, TSample>(Dictionary<TScenario,
 
 /// <summary>
 /// How every suite measures: one untimed warm-up of each scenario, then run 1 of every scenario, run 2 of
-/// every scenario (starting one row later: <see cref="InPassOrder{TScenario}"/>), … so drift on a shared machine
-/// and what one row leaves for the next spread over all rows alike. A scenario whose transfer
+/// every scenario (each pass in its own order: <see cref="InPassOrder{TScenario}"/>), … so drift on a shared
+/// machine and what one row leaves for the next spread over all rows alike. A scenario whose transfer
 /// does not verify (or cannot be made) fails: it is measured no more and yields no number.
 /// <para>
 /// Adaptive runs: after the minimum (<see cref="BenchOptions.Runs"/>), while a goal is inconclusive, one more pass
-/// is made over the goal rows and the A/A pair only (still interleaved and rotated, so every goal stays
+/// is made over the goal rows and the A/A pair only (still interleaved, in each pass's order, so every goal stays
 /// paired run by run), until every goal is met or missed, the suite has spent <see cref="BenchOptions.MaxSeconds"/>
 /// on added passes, or a row has <see cref="MaxRuns"/> runs.
 /// </para>
@@ -49,20 +49,33 @@ public static class InterleavedRuns
     }
 
     /// <summary>
-    /// Pass <paramref name="pass"/>'s order: the suite's order rotated by one place a pass, so every row takes every
-    /// slot in turn. In a fixed order a row inherited the same predecessor each pass — and what the row before leaves
-    /// behind (page-cache frames a 1 GiB PUT freed, a busy writeback, a warm cache line) moved its figure the same way
-    /// every time: the files suite's A/A copy, always last, read 5–9 % faster than its original in every run of
-    /// 2026-11-27, and the PUT that followed another PUT paid up to twice the CPU a GiB (docs/results/2026-11-27-put-cost.md).
-    /// Pairs stay paired: both rows of a ratio are measured once in every pass.
+    /// Pass <paramref name="pass"/>'s order (1-based): the rows of a Williams design, a Latin square in which every row
+    /// follows every other row equally often and takes every slot equally often — over N passes for N rows when N is
+    /// even, over 2N (the square, then its mirror) when N is odd; the minimum of 5 passes covers part of it, so the
+    /// balance is close rather than exact. In a fixed order (or one merely rotated, which keeps each row's
+    /// predecessor) a row inherited the same neighbour's leftovers every pass — the page-cache frames a 1 GiB PUT
+    /// freed, a busy writeback, a warm cache — and its figure moved the same way every time: the files suite's A/A
+    /// copy read 5–9 % faster than its original in every run of 2026-11-27, flagged unreliable once, and a PUT that
+    /// followed another PUT paid up to twice the CPU a GiB (docs/results/2026-11-27-put-cost.md). Pairs stay
+    /// paired: both rows of a ratio are measured once in every pass.
     /// </summary>
     public static IEnumerable<TScenario> InPassOrder<TScenario>(IReadOnlyList<TScenario> scenarios, int pass)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
-        var start = scenarios.Count == 0 ? 0 : (pass - 1) % scenarios.Count;
-        for (var i = 0; i < scenarios.Count; i++)
+        var count = scenarios.Count;
+        if (count == 0)
         {
-            yield return scenarios[(start + i) % scenarios.Count];
+            yield break;
+        }
+
+        // The square's first row: 0, 1, N−1, 2, N−2, …; row k adds k to each (mod N). Odd N: the mirror follows.
+        var mirrored = count % 2 == 1 && ((pass - 1) / count) % 2 == 1;
+        var offset = (pass - 1) % count;
+        for (var slot = 0; slot < count; slot++)
+        {
+            var at = mirrored ? count - 1 - slot : slot;
+            var first = at == 0 ? 0 : at % 2 == 1 ? (at + 1) / 2 : count - (at / 2);
+            yield return scenarios[(first + offset) % count];
         }
     }
 

@@ -9,7 +9,7 @@ namespace Freight.Bench.Tests.Measure;
 /// <summary>
 /// The adaptive loop of <see cref="InterleavedRuns"/>, driven by a fake measurement (no sockets) and a clock that
 /// moves only when the fake measures: it stops when the goals are conclusive, at the time cap, or at the run ceiling,
-/// and adds runs to the goal rows only, interleaved, each pass rotated one row on.
+/// and adds runs to the goal rows only, interleaved, each pass in its own order (a Williams design).
 /// </summary>
 public sealed class AdaptiveRunsTests
 {
@@ -44,13 +44,13 @@ public sealed class AdaptiveRunsTests
         Assert.Equal(7, result.Samples[GoalB].Count);
         Assert.Equal(5, result.Samples[Other].Count);
 
-        // Warm-ups, 5 full passes, then 2 passes of the goal rows, rotated like every pass: still paired.
-        string[] added = [GoalB, GoalA, GoalA, GoalB];
+        // Warm-ups, 5 full passes, then 2 passes of the goal rows, each in its pass's order: still paired.
+        string[] added = [GoalA, GoalB, GoalA, GoalB];
         Assert.Equal(added, fake.Order.Skip(3 + (5 * 3)));
     }
 
     [Fact]
-    public async Task RunAsync_EachPassStartsOneRowLater_SoEveryRowTakesEverySlot()
+    public async Task RunAsync_EachPassInItsOwnOrder_NoRowAlwaysFollowsTheSameOne()
     {
         var fake = new FakeMeasurement(secondsPerRun: 1);
 
@@ -62,9 +62,42 @@ public sealed class AdaptiveRunsTests
             GoalA, Other, GoalB,
             Other, GoalB, GoalA,
             GoalB, GoalA, Other,
-            GoalA, Other, GoalB,
+            GoalB, Other, GoalA, // three rows (odd): the square's mirror follows
         ];
         Assert.Equal(expected, fake.Order);
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(7)]
+    [InlineData(8)]
+    [InlineData(13)]
+    public void InPassOrder_OverAWholeDesign_EveryRowFollowsEveryOtherAndTakesEverySlotEquallyOften(int rows)
+    {
+        var scenarios = Enumerable.Range(0, rows).ToList();
+        var passes = rows % 2 == 0 ? rows : 2 * rows;
+        var follows = new Dictionary<(int Before, int After), int>();
+        var slots = new Dictionary<(int Row, int Slot), int>();
+        for (var pass = 1; pass <= passes; pass++)
+        {
+            var order = InterleavedRuns.InPassOrder(scenarios, pass).ToList();
+            Assert.Equal(scenarios, order.Order());
+            for (var slot = 0; slot < rows; slot++)
+            {
+                slots[(order[slot], slot)] = slots.GetValueOrDefault((order[slot], slot)) + 1;
+                if (slot > 0)
+                {
+                    follows[(order[slot - 1], order[slot])] = follows.GetValueOrDefault((order[slot - 1], order[slot])) + 1;
+                }
+            }
+        }
+
+        var each = passes / rows;
+        Assert.Equal(rows * (rows - 1), follows.Count);
+        Assert.All(follows.Values, n => Assert.Equal(each, n));
+        Assert.Equal(rows * rows, slots.Count);
+        Assert.All(slots.Values, n => Assert.Equal(each, n));
     }
 
     [Fact]

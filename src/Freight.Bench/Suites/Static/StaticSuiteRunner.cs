@@ -87,7 +87,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
 
                 for (var round = 0; round < _timing.Rounds; round++)
                 {
-                    // Rotated a round like every suite's passes, so no row always follows the same neighbour.
+                    // Each round in its own order, like every suite's passes: no row always follows the same neighbour.
                     foreach (var row in InterleavedRuns.InPassOrder(rows, round + 1))
                     {
                         await MeasureOrFailAsync(row, _timing.Seconds, measured[row], warmup: false, $"round {round + 1}/{_timing.Rounds}");
