@@ -45,7 +45,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// its grace alone (5 s by default; Http1OutputProducer counts no bytes for such writes), so one flush per
     /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (SlowClientDownloadTests at 100 KiB/s: cut at 6.7 s,
     /// after 0.69 MB). Per 64 KiB, with the low watermark below, only a client under ~13 KiB/s is; neither alone
-    /// passed that test. A client faster than the loop finds each later piece already sent: its flush returns at once.
+    /// passed that test. A flush returns once its piece has been sent and the loop waits for the socket or ends the
+    /// chunk (<see cref="FileSend.Progress"/>): for a slow client at once, for a fast one at the chunk's end.
     /// </summary>
     private const int FlushPieceBytes = 64 * 1024;
 
@@ -483,7 +484,9 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     throw new IOException($"sendfile failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
                 }
 
-                // The send buffer is full. An async send of the next bytes waits for room without a thread.
+                // The send buffer is full. An async send of the next bytes waits for room without a thread; first, a
+                // flush waiting for bytes that have left is let go (the loop wakes it only here and at the chunk's end).
+                send.WakeWaiter();
                 probe ??= ArrayPool<byte>.Shared.Rent(WaitProbeBytes);
                 var read = RandomAccess.Read(send.File, probe.AsSpan(0, (int)Math.Min(WaitProbeBytes, left)), offset);
                 if (read == 0)
@@ -531,14 +534,30 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         /// <summary>The file's bytes whose stand-ins Kestrel has been asked to flush: what its flush waits for.</summary>
         public long FlushedUpTo { get; set; }
 
-        /// <summary>The send loop's report: <paramref name="sent"/> of the file's bytes have left.</summary>
+        /// <summary>
+        /// The send loop's report: <paramref name="sent"/> of the file's bytes have left. It wakes no waiting flush:
+        /// a flush that comes back finds them sent, and one already waiting is let go by <see cref="WakeWaiter"/> when
+        /// the loop is about to wait for the socket, or by <see cref="Finish"/> at the chunk's end. Woken at every
+        /// 64 KiB piece instead, a fast client's 1 GiB GET took ~16,000 hops through the thread pool, whose workers
+        /// spun between them (~5,000 sched_yield calls a GiB; the server's CPU per GiB 0.31 s against nginx's
+        /// 0.16 with curl, docs/results/2026-11-27-get-cost.md). A slow client makes the loop wait for the socket
+        /// at every few KiB, so its flushes are let go as soon as their bytes have left, as before.
+        /// </summary>
         public void Progress(long sent)
+        {
+            lock (_progressGate)
+            {
+                _sent = sent;
+            }
+        }
+
+        /// <summary>Lets go a flush waiting for bytes that have left (see <see cref="Progress"/>).</summary>
+        public void WakeWaiter()
         {
             TaskCompletionSource? reached = null;
             lock (_progressGate)
             {
-                _sent = sent;
-                if (_progress is not null && sent >= _awaited)
+                if (_progress is not null && _sent >= _awaited)
                 {
                     reached = _progress;
                     _progress = null;
@@ -577,7 +596,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     return Task.CompletedTask;
                 }
 
-                // Only a client slower than the loop gets here: one wait per 64 KiB piece.
+                // A slow client: one wait per 64 KiB piece; a fast one: the loop wakes the wait at the chunk's end.
                 _awaited = bytes;
                 _progress = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 return _progress.Task;
