@@ -121,6 +121,20 @@ def curl_put(url, path):
     return float(speed), cpu / (int(size) / GIB)
 
 
+def removed_after(work, name, put):
+    """Runs one PUT after a sync, then removes the file it stored: each PUT then writes into page-cache frames the
+    last one just freed, whichever client sent it. Until 2026-11-27 both PUTs of a round were removed at its end, so
+    the second wrote while the first's 1 GiB was still dirty (the order effect of docs/results/2026-11-27-put-cost.md,
+    which the bench's files suite removes the same way)."""
+    subprocess.run(["sync"], check=False)
+    try:
+        return put()
+    finally:
+        path = os.path.join(work, "put", name)
+        if os.path.exists(path):
+            os.remove(path)
+
+
 def load_transfer(arguments, work):
     row = freight_load([*arguments, "-n", "1", "-c", "1"], work, 300)
     return row["bytesPerSecond"]["median"], row["client"]["cpuSecondsPerGiB"]
@@ -180,15 +194,11 @@ def main():
             s = pair(lambda: wrk_small(f"{base}/small.bin", options.seconds, 32),
                      lambda: load_small(f"{base}/small.bin", options.seconds, 32, work))
             g = pair(lambda: curl_get(f"{base}/big.bin"), lambda: load_transfer([f"{base}/big.bin"], work))
-            p = pair(lambda: curl_put(f"{base}/put/curl.bin", big),
-                     lambda: load_transfer([f"{base}/put/load.bin", "-X", "PUT", "--file", big, "--expect-status", "201"], work))
+            p = pair(lambda: removed_after(work, "curl.bin", lambda: curl_put(f"{base}/put/curl.bin", big)),
+                     lambda: removed_after(work, "load.bin", lambda: load_transfer([f"{base}/put/load.bin", "-X", "PUT", "--file", big, "--expect-status", "201"], work)))
             for name, figures in (("small", s), ("get", g), ("put", p)):
                 rows[name].append((round_number + 1, load_avg, *figures[0], *figures[1]))
             print(f"round {round_number + 1}/{options.rounds} done (load {load_avg:.2f})", file=sys.stderr, flush=True)
-            for leftover in ("curl.bin", "load.bin"):
-                path = os.path.join(work, "put", leftover)
-                if os.path.exists(path):
-                    os.remove(path)
 
         lines = [f"Command: `scripts/load-vs-peers.py --rounds {options.rounds} --seconds {options.seconds}`; "
                  f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; nginx, wrk, curl on 127.0.0.1.", ""]

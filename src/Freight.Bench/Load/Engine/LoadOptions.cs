@@ -128,7 +128,7 @@ public sealed record LoadOptions
     };
 
     /// <summary>
-    /// The raw transport sends one fixed GET, or a body of one file (<c>--file</c>, sent with sendfile(2)) with PUT, POST
+    /// The raw transport sends one fixed GET, or a body of one file (<c>--file</c>, sent in 64 KiB pieces) with PUT, POST
     /// or PATCH; it compares, hashes and checks digest fields as HttpClient does. HEAD, generated and multipart bodies need HttpClient.
     /// </summary>
     private bool RawHttp11Suffices => Body is null ? Method == HttpMethod.Get : Method != HttpMethod.Head && Body.SendableFile is not null;

@@ -16,7 +16,7 @@ public enum LoadTransport
 
     /// <summary>
     /// A lean HTTP/1.1 keep-alive client on one socket per connection (plain http:// only): a pre-built GET or
-    /// file upload (the file sent with sendfile(2)), a reused receive buffer and no allocation per request.
+    /// file upload (the file sent in 64 KiB pieces from one pooled buffer), a reused receive buffer and no allocation per request.
     /// </summary>
     RawHttp11,
 }

@@ -8,7 +8,7 @@ using System.Text;
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
-/// One HTTP/1.1 keep-alive connection that sends a pre-built request (a GET, or a file's bytes with sendfile(2):
+/// One HTTP/1.1 keep-alive connection that sends a pre-built request (a GET, or a file's bytes in 64 KiB pieces:
 /// <see cref="RawHttp11Request"/>) and reads the response (RFC 9112) over a
 /// reused receive buffer: status code, the framing headers, then the body by Content-Length, chunked
 /// coding or (neither) until the server closes. Bytes after the response (pipelined data) stay in the
@@ -36,6 +36,13 @@ internal sealed class RawHttp11Connection : IDisposable
     /// life; 500 such connections hold 128 MiB.
     /// </summary>
     private const int LargeBodyBufferBytes = 256 * 1024;
+
+    /// <summary>
+    /// A file body's piece: 64 KiB, curl's upload write size. 1 GiB PUTs to nginx by a test client on this machine
+    /// (2026-11-27, two rounds): 64 KiB writes 1,101 and 967 MiB/s at 0.93 and 1.01 s of nginx CPU; 1 MiB writes 803
+    /// and 1,018 MiB/s at 1.22 and 0.99 s; sendfile 791 and 815 MiB/s at 1.30 and 1.26 s.
+    /// </summary>
+    private const int UploadPieceBytes = 64 * 1024;
 
     private readonly EndPoint _endPoint;
     private readonly RawHttp11Request _request;
@@ -154,20 +161,46 @@ internal sealed class RawHttp11Connection : IDisposable
     }
 
     /// <summary>
-    /// The head, then the file through sendfile(2): the kernel copies it from the page cache to the socket, where
-    /// HttpClient's path read it into a buffer and wrote that (measured: the upload rows of
-    /// docs/results/2026-11-25-load-idle.md). A file whose length changed since the run declared it fails the request.
+    /// The head, then the file in <see cref="UploadPieceBytes"/> pieces: positional reads into one pooled buffer,
+    /// each piece sent whole. Not sendfile(2), which it was until 2026-11-27: on loopback the server's receive then
+    /// copies every byte out of the client's page-cache pages, which no core has touched lately, and nginx spent
+    /// ~1.3 s of CPU a GiB receiving a WebDAV PUT sent that way against ~1.0 from 64 KiB writes (curl's way), and took
+    /// it at ~800 against ~1,000 MiB/s: the client's zero copy was paid twice over by the server it measures
+    /// (docs/results/2026-11-27-load-vs-peers-put.md). A file whose length changed since the run declared it fails
+    /// the request.
     /// </summary>
     private async ValueTask SendFileAsync(CancellationToken token)
     {
         var path = _request.BodyFile!;
-        var length = new FileInfo(path).Length;
+        using var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.SequentialScan);
+        var length = RandomAccess.GetLength(file);
         if (length != _request.BodyLength)
         {
             throw new IOException($"{path} changed during the run: {length} bytes, {_request.BodyLength} declared.");
         }
 
-        await _socket!.SendFileAsync(path, _request.Head, ReadOnlyMemory<byte>.Empty, TransmitFileOptions.UseDefaultWorkerThread, token);
+        await _socket!.SendAsync(_request.Head, SocketFlags.None, token);
+        var piece = ArrayPool<byte>.Shared.Rent(UploadPieceBytes);
+        try
+        {
+            long offset = 0;
+            while (offset < length)
+            {
+                var read = RandomAccess.Read(file, piece.AsSpan(0, (int)Math.Min(UploadPieceBytes, length - offset)), offset);
+                if (read == 0)
+                {
+                    throw new IOException($"{path} changed during the run: it ended at {offset} bytes, {_request.BodyLength} declared.");
+                }
+
+                // On Unix a stream socket's send completes when every byte is queued (or fails).
+                await _socket.SendAsync(piece.AsMemory(0, read), SocketFlags.None, token);
+                offset += read;
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(piece);
+        }
     }
 
     /// <summary>Reads one response; status −1 when the server closed the connection before sending a byte.</summary>

@@ -4,8 +4,8 @@ namespace Freight.Bench.Load.Engine;
 
 /// <summary>
 /// What every request of a raw HTTP/1.1 run sends, built once: the head (request line, Host, the run's header
-/// fields and, with a body, Content-Type and Content-Length) and the file the body is sent from. The body goes
-/// from the file to the socket with sendfile(2), never through a buffer of ours.
+/// fields and, with a body, Content-Type and Content-Length) and the file the body is sent from, read anew for
+/// every request in 64 KiB pieces.
 /// </summary>
 internal sealed class RawHttp11Request
 {

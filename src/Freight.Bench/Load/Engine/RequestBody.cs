@@ -24,8 +24,8 @@ public abstract class RequestBody
     public abstract string ContentType { get; }
 
     /// <summary>
-    /// The file whose bytes are exactly this body, so the raw HTTP/1.1 transport can send it with sendfile(2) instead
-    /// of <see cref="WriteAsync"/>; null for bodies made or wrapped as they are sent.
+    /// The file whose bytes are exactly this body, so the raw HTTP/1.1 transport can send it from the file itself
+    /// instead of through <see cref="WriteAsync"/>; null for bodies made or wrapped as they are sent.
     /// </summary>
     internal virtual string? SendableFile => null;
 
