@@ -10,7 +10,12 @@ paired, and the 95 % interval is a t interval on the rounds' log ratios (as the 
 wrk and curl is the whole process's (user + system, from wait4); freight load's is its own measure over the run
 (client.cpuSecondsPerGiB / cpuSecondsPerResponse in its JSON), without the .NET start-up.
 
-Usage: scripts/load-vs-peers.py [--rounds N] [--seconds S] [--out FILE.md]
+With two or more CPUs, nginx runs on CPU 0 and every client (wrk, curl, freight load) on CPU 1 (--no-pin: wherever
+the scheduler puts them). Unpinned, a client's threads land on nginx's core as the scheduler pleases, and the same
+pair of runs read 0.79-1.10x from round to round (2026-11-27); pinned, each side owns a core, as on two machines, and
+every client gets the same one.
+
+Usage: scripts/load-vs-peers.py [--rounds N] [--seconds S] [--no-pin] [--out FILE.md]
 Needs nginx, wrk and curl (scripts/install-peers.sh); builds the CLI through ./freight. Bounded: every run has a
 duration or one request, and every child is killed on the way out.
 """
@@ -20,8 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FREIGHT = os.path.join(ROOT, "freight")
 GIB = 1 << 30
 MIB = 1 << 20
-# t quantiles (two-sided 95 %) for n - 1 degrees of freedom, n = 2..10 rounds.
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+# t quantiles (two-sided 95 %) for n - 1 degrees of freedom, n = 2..16 rounds.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201,
+       12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131}
 
 
 def free_port():
@@ -35,6 +41,16 @@ def nginx_binary():
         if candidate and os.path.exists(candidate):
             return candidate
     sys.exit("load-vs-peers: nginx not found (scripts/install-peers.sh installs it)")
+
+
+# CPU sets when pinned (main() fills them): the server's and the clients'.
+SERVER_CPUS = None
+CLIENT_CPUS = None
+
+
+def pinned_to(cpus):
+    """A preexec_fn that moves the child onto cpus before it runs (None: no pinning)."""
+    return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
 
 
 def start_nginx(work, port):
@@ -57,7 +73,8 @@ http {{
   }}
 }}
 """)
-    process = subprocess.Popen([nginx_binary(), "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([nginx_binary(), "-c", conf, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=pinned_to(SERVER_CPUS))
     deadline = time.time() + 10
     while time.time() < deadline:
         try:
@@ -73,7 +90,8 @@ def timed(command, timeout):
     """Runs a child to its end; returns (wall seconds, child CPU seconds, stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
+                          preexec_fn=pinned_to(CLIENT_CPUS))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -135,6 +153,20 @@ def removed_after(work, name, put):
             os.remove(path)
 
 
+def process_cpu(pid):
+    """utime + stime of a process so far, in seconds (/proc/PID/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def with_server_cpu(pid, transfer):
+    """Runs one 1 GiB transfer; returns its (rate, client CPU s/GiB) and nginx's CPU s/GiB over it."""
+    before = process_cpu(pid)
+    rate, client_cpu = transfer()
+    return rate, client_cpu, process_cpu(pid) - before
+
+
 def load_transfer(arguments, work):
     row = freight_load([*arguments, "-n", "1", "-c", "1"], work, 300)
     return row["bytesPerSecond"]["median"], row["client"]["cpuSecondsPerGiB"]
@@ -160,8 +192,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=int, default=5, help="each 4 KiB run's duration")
+    parser.add_argument("--no-pin", action="store_true", help="leave nginx and the clients wherever the scheduler puts them")
     parser.add_argument("--out", help="write the Markdown here too")
     options = parser.parse_args()
+    global SERVER_CPUS, CLIENT_CPUS
+    cpus = sorted(os.sched_getaffinity(0))
+    if not options.no_pin and len(cpus) >= 2:
+        SERVER_CPUS, CLIENT_CPUS = {cpus[0]}, {cpus[1]}
     for tool in ("wrk", "curl"):
         if not shutil.which(tool):
             sys.exit(f"load-vs-peers: {tool} not found (scripts/install-peers.sh installs it)")
@@ -193,15 +230,20 @@ def main():
 
             s = pair(lambda: wrk_small(f"{base}/small.bin", options.seconds, 32),
                      lambda: load_small(f"{base}/small.bin", options.seconds, 32, work))
-            g = pair(lambda: curl_get(f"{base}/big.bin"), lambda: load_transfer([f"{base}/big.bin"], work))
-            p = pair(lambda: removed_after(work, "curl.bin", lambda: curl_put(f"{base}/put/curl.bin", big)),
-                     lambda: removed_after(work, "load.bin", lambda: load_transfer([f"{base}/put/load.bin", "-X", "PUT", "--file", big, "--expect-status", "201"], work)))
+            g = pair(lambda: with_server_cpu(nginx.pid, lambda: curl_get(f"{base}/big.bin")),
+                     lambda: with_server_cpu(nginx.pid, lambda: load_transfer([f"{base}/big.bin"], work)))
+            p = pair(lambda: removed_after(work, "curl.bin", lambda: with_server_cpu(nginx.pid, lambda: curl_put(f"{base}/put/curl.bin", big))),
+                     lambda: removed_after(work, "load.bin", lambda: with_server_cpu(nginx.pid, lambda: load_transfer(
+                         [f"{base}/put/load.bin", "-X", "PUT", "--file", big, "--expect-status", "201"], work))))
             for name, figures in (("small", s), ("get", g), ("put", p)):
-                rows[name].append((round_number + 1, load_avg, *figures[0], *figures[1]))
+                rows[name].append((round_number + 1, load_avg, figures[0], figures[1]))
             print(f"round {round_number + 1}/{options.rounds} done (load {load_avg:.2f})", file=sys.stderr, flush=True)
 
-        lines = [f"Command: `scripts/load-vs-peers.py --rounds {options.rounds} --seconds {options.seconds}`; "
-                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; nginx, wrk, curl on 127.0.0.1.", ""]
+        placement = (f"nginx pinned to CPU {min(SERVER_CPUS)}, every client to CPU {min(CLIENT_CPUS)}" if SERVER_CPUS
+                     else "not pinned")
+        lines = [f"Command: `scripts/load-vs-peers.py --rounds {options.rounds} --seconds {options.seconds}"
+                 f"{' --no-pin' if options.no_pin else ''}`; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+                 f"{os.cpu_count()} CPUs, {placement}; nginx, wrk, curl on 127.0.0.1.", ""]
         sections = (("small", "4 KiB file, 32 connections: requests/s (goal ≥ 0.9× wrk)", "wrk", "req/s", "µs/request", 1, 1e6, 0.9),
                     ("get", "1 GiB download: MiB/s (goal ≥ 1.0× curl)", "curl", "MiB/s", "CPU s/GiB", MIB, 1, 1.0),
                     ("put", "1 GiB upload, nginx WebDAV PUT: MiB/s (goal ≥ 1.0× curl)", "curl -T", "MiB/s", "CPU s/GiB", MIB, 1, 1.0))
@@ -209,15 +251,21 @@ def main():
             lines += [f"## {title}", "", f"| round | load avg | {peer} {unit} | {peer} {cost} | freight load {unit} | freight load {cost} | ratio |",
                       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
             ratios = []
-            for number, load_avg, peer_rate, peer_cpu, our_rate, our_cpu in rows[key]:
-                ratios.append(our_rate / peer_rate)
-                lines.append(f"| {number} | {load_avg:.2f} | {peer_rate / divide:,.0f} | {peer_cpu * scale:.2f} | {our_rate / divide:,.0f} | {our_cpu * scale:.2f} | {ratios[-1]:.3f} |")
+            for number, load_avg, theirs, ours in rows[key]:
+                ratios.append(ours[0] / theirs[0])
+                lines.append(f"| {number} | {load_avg:.2f} | {theirs[0] / divide:,.0f} | {theirs[1] * scale:.2f} | {ours[0] / divide:,.0f} | {ours[1] * scale:.2f} | {ratios[-1]:.3f} |")
             median, bounds = interval(ratios)
             text = f"[{bounds[0]:.3f}–{bounds[1]:.3f}]" if bounds else "(one round)"
-            peer_cost = statistics.median(r[3] for r in rows[key]) * scale
-            our_cost = statistics.median(r[5] for r in rows[key]) * scale
+            peer_cost = statistics.median(r[2][1] for r in rows[key]) * scale
+            our_cost = statistics.median(r[3][1] for r in rows[key]) * scale
             lines += ["", f"Ratio: median {median:.3f}×, 95 % interval {text}, goal ≥ {goal}×: **{verdict(goal, bounds)}**. "
-                      f"Client {cost}: {peer} {peer_cost:.2f}, freight load {our_cost:.2f} (medians).", ""]
+                      f"Client {cost}: {peer} {peer_cost:.2f}, freight load {our_cost:.2f} (medians)."]
+            if key != "small":
+                # The server's side of the same transfers: what nginx spent receiving or sending 1 GiB for each client.
+                peer_server = statistics.median(r[2][2] for r in rows[key])
+                our_server = statistics.median(r[3][2] for r in rows[key])
+                lines[-1] += f" nginx CPU s/GiB: for {peer} {peer_server:.2f}, for freight load {our_server:.2f} (medians)."
+            lines.append("")
         text = "\n".join(lines)
         print(text)
         if options.out:
