@@ -16,9 +16,9 @@ namespace Freight.Transport;
 /// 4 KiB pipe segment (aspnetcore#30545) does not hold here. Behind a byte relay, every large response Kestrel
 /// sent over HTTP/1.1 and HTTP/2 went out in full 16 KiB records (16,401 bytes on the wire, TLS 1.3), with
 /// Freight's 64 KiB transport blocks and with Kestrel's stock 4 KiB pool alike (docs/results/2026-11-25-tls-h2.md).
-/// Under it, <see cref="FreightTlsOptions.SendRecordsOnSocket"/> sends those records on the socket from the
-/// thread that encrypted them, instead of through the socket transport's output pipe and send loop
-/// (docs/results/2026-11-25-tls-cost.md).
+/// Under it, <see cref="FreightTlsOptions.SendRecordsOnSocket"/> (the default) sends those records on the socket
+/// from the thread that encrypted them, instead of through the socket transport's output pipe and send loop
+/// (docs/results/2026-11-27-tls-send.md).
 /// </remarks>
 public static class FreightHttpsExtensions
 {

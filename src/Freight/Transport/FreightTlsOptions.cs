@@ -16,10 +16,12 @@ public sealed class FreightTlsOptions
     /// <summary>
     /// Send the TLS records on the connection's socket from the thread that encrypted them (a large body's full records
     /// gathered ~64 KiB to a send), instead of Kestrel's path, which copies each record into its socket transport's
-    /// output pipe for the transport's send loop to send from another thread. Off by default: it removes the thread
-    /// hop (per 2 GiB download, ~107,000 sched_yield calls and ~400 futex calls down to ~700 and ~100) but the server's
-    /// CPU per GiB over TLS measured the same (docs/results/2026-11-25-tls-cost.md). Only Kestrel's socket transport
-    /// has a socket to send on; another transport keeps Kestrel's path.
+    /// output pipe for the transport's send loop to send from another thread. On by default since 2026-11-27: on the
+    /// idle 2-core machine, 1 GiB HTTPS downloads with curl (6 alternating rounds of 3) cost the server 1.27–1.69 s/GiB
+    /// on this path against 1.87–2.33 on Kestrel's, at 606–804 against 487–574 MiB/s, every round; the bench's HTTPS
+    /// download went from 0.81–0.88× nginx over TLS (MISSED) to 1.01× (docs/results/2026-11-27-tls-send.md). Measured
+    /// first at a load of ~10 on 2026-11-25, the two paths had looked the same. Only Kestrel's socket transport has a
+    /// socket to send on; another transport keeps Kestrel's path. Off: Kestrel's path.
     /// </summary>
-    public bool SendRecordsOnSocket { get; set; }
+    public bool SendRecordsOnSocket { get; set; } = true;
 }

@@ -36,8 +36,8 @@ public abstract class FilesServer(params string[] arguments) : ServerHarness(arg
 /// </summary>
 public sealed class FileSystemFilesServer() : FilesServer("--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 
-/// <summary>The file-system store with Freight:Tls:SendRecordsOnSocket on: TLS records sent on the socket by the thread that encrypted them.</summary>
-public sealed class SocketTlsSendFilesServer() : FilesServer("--Freight:Tls:SendRecordsOnSocket", "true", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");
+/// <summary>The file-system store with Freight:Tls:SendRecordsOnSocket off: TLS records through Kestrel's transport pipe and send loop.</summary>
+public sealed class KestrelTlsSendFilesServer() : FilesServer("--Freight:Tls:SendRecordsOnSocket", "false", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");
 
 /// <summary>The file-system store with Freight:SendFile off: large bodies by the copying path, as over TLS.</summary>
 public sealed class CopyingFilesServer() : FilesServer("--Freight:SendFile", "false", "--Freight:Files:MaxConcurrentUploadsPerClient", "64");

@@ -179,8 +179,8 @@ public abstract class HttpsTransferTests(FilesServer server)
     };
 }
 
-/// <summary>The default: Kestrel's path, records through its transport pipe and send loop.</summary>
-public sealed class HttpsTransferKestrelSendTests(FileSystemFilesServer server) : HttpsTransferTests(server), IClassFixture<FileSystemFilesServer>;
+/// <summary>The default (<c>Tls:SendRecordsOnSocket true</c>): TLS records sent on the socket by the thread that encrypted them.</summary>
+public sealed class HttpsTransferSocketSendTests(FileSystemFilesServer server) : HttpsTransferTests(server), IClassFixture<FileSystemFilesServer>;
 
-/// <summary><c>Tls:SendRecordsOnSocket true</c>: TLS records sent on the socket by the thread that encrypted them.</summary>
-public sealed class HttpsTransferSocketSendTests(SocketTlsSendFilesServer server) : HttpsTransferTests(server), IClassFixture<SocketTlsSendFilesServer>;
+/// <summary><c>Tls:SendRecordsOnSocket false</c>: Kestrel's path, records through its transport pipe and send loop.</summary>
+public sealed class HttpsTransferKestrelSendTests(KestrelTlsSendFilesServer server) : HttpsTransferTests(server), IClassFixture<KestrelTlsSendFilesServer>;
