@@ -3,13 +3,14 @@ using Freight.Server.Lab;
 using Freight.Storage;
 using Freight.Storage.S3;
 using Freight.Transport;
-using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -167,6 +168,9 @@ public sealed class FreightServer : IAsyncDisposable
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
             builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(options.TransportBlockBytes, LargeBlockMemoryPool.DefaultMaxPooledBlocks));
         }
+
+        // InlineScheduling (off by default): a request's code resumes on the thread that received its bytes.
+        builder.Services.Configure<SocketTransportOptions>(transport => transport.UnsafePreferInlineScheduling = options.InlineScheduling);
         builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
 
         var app = builder.Build();

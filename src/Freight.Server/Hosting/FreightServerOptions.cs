@@ -38,6 +38,20 @@ public sealed class FreightServerOptions
     public int TransportBlockBytes { get; set; } = 64 * 1024;
 
     /// <summary>
+    /// Kestrel's <c>SocketTransportOptions.UnsafePreferInlineScheduling</c>: a request's code resumes on the thread that
+    /// received its bytes, and a response's flush sends on the thread that wrote it, instead of each hand-off being
+    /// queued to another thread-pool thread. "Unsafe" because application code then runs on the transport's threads;
+    /// on Linux those are thread-pool threads unless DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 moves socket
+    /// completions onto the epoll thread. On the idle 2-core machine a 1 GiB files-API PUT with curl cost the server
+    /// 0.87–1.03 s/GiB with it against 0.96–1.15 without (8 alternating rounds, lower in 7); sendfile GETs and small
+    /// files moved within their noise (docs/results/2026-11-27-inline-scheduling.md). Off by default: with it on, the
+    /// slow-client download test (a client reading 100 KiB/s must not be cut) failed once in two runs of the whole
+    /// server suite, and until that is understood, a slow client's safety under load outweighs a tenth of an
+    /// upload's CPU.
+    /// </summary>
+    public bool InlineScheduling { get; set; }
+
+    /// <summary>
     /// Send file bodies over 64 KiB (open files on disk, not cached) of cleartext HTTP/1.1 responses with sendfile(2),
     /// the bytes never copied into the process; HTTPS and HTTP/2 use the copying path whatever this says. On Linux
     /// x86-64/arm64 only (elsewhere a no-op). On by default: for 1 GiB GETs it cut the server's CPU per GiB from

@@ -1,6 +1,8 @@
 using System.Net;
 using Freight.Server.Hosting;
 using Freight.Server.Tests.Infrastructure;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 
 namespace Freight.Server.Tests.Hosting;
@@ -119,6 +121,25 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.Equal(1000, server.Options.MaxLabPayloadBytes);
         Assert.Equal(HttpStatusCode.OK, atLimit.StatusCode);
         await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.BadRequest);
+    }
+
+    [Theory]
+    [InlineData(null, false)]
+    [InlineData("true", true)]
+    public async Task InlineScheduling_ReachesKestrelsTransport_AndFilesRoundTrip(string? value, bool expected)
+    {
+        string[] args = ["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory];
+        await using var server = FreightServer.Create(value is null ? args : [.. args, "--Freight:InlineScheduling", value]);
+        await server.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(server.Urls.Single()) };
+        var content = Payloads.Bytes(3 * 1024 * 1024 + 7);
+
+        using var put = await client.PutAsync(new Uri("/files/inline/a.bin", UriKind.Relative), new ByteArrayContent(content));
+        var stored = await client.GetByteArrayAsync(new Uri("/files/inline/a.bin", UriKind.Relative));
+
+        Assert.Equal(expected, server.App.Services.GetRequiredService<IOptions<SocketTransportOptions>>().Value.UnsafePreferInlineScheduling);
+        Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        Assert.Equal(content, stored);
     }
 
     [Fact]
