@@ -48,7 +48,7 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
     public static RuntimeCounterWatch? TryStart(int processId, out string? reason)
     {
         reason = null;
-        if (!DiagnosticsClient.GetPublishedProcesses().Contains(processId))
+        if (!DiagnosticsClient.GetPublishedProcesses().Contains(processId) || !LoadsTheRuntime(processId))
         {
             reason = "not a .NET process with a diagnostics port (runtime counters need one)";
             return null;
@@ -67,6 +67,24 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
         {
             reason = $"EventPipe session refused: {e.Message}";
             return null;
+        }
+    }
+
+    /// <summary>
+    /// Whether process <paramref name="processId"/> has the .NET runtime mapped (Linux: /proc/PID/maps). The published
+    /// list is the diagnostics sockets in the temp directory, named by process id: one left behind by a killed .NET
+    /// process names a live one that reused its id (nginx in a test, among 800 stale sockets on a busy machine), and a
+    /// session with it is refused. Without /proc, or when the maps cannot be read, the socket's word is taken.
+    /// </summary>
+    private static bool LoadsTheRuntime(int processId)
+    {
+        try
+        {
+            return File.ReadLines($"/proc/{processId}/maps").Any(line => line.Contains("libcoreclr", StringComparison.Ordinal));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return true;
         }
     }
 
