@@ -45,7 +45,7 @@ public sealed class FreightServerOptions
     /// completions onto the epoll thread. On the idle 2-core machine a 1 GiB files-API PUT with curl cost the server
     /// 0.87–1.03 s/GiB with it against 0.96–1.15 without (8 alternating rounds, lower in 7); sendfile GETs and small
     /// files moved within their noise (docs/results/2026-11-27-inline-scheduling.md). Off by default: with it on, the
-    /// slow-client download test (a client reading 100 KiB/s must not be cut) failed once in two runs of the whole
+    /// slow-client download test (a client reading 100 KiB/s must not be cut) failed once in four runs of the whole
     /// server suite, and until that is understood, a slow client's safety under load outweighs a tenth of an
     /// upload's CPU.
     /// </summary>
