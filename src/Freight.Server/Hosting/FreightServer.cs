@@ -171,7 +171,11 @@ public sealed class FreightServer : IAsyncDisposable
 
         // InlineScheduling (off by default): a request's code resumes on the thread that received its bytes.
         builder.Services.Configure<SocketTransportOptions>(transport => transport.UnsafePreferInlineScheduling = options.InlineScheduling);
-        builder.Services.AddControllers().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
+        // MVC's core and model validation for the lab's two study controllers, not AddControllers(): its authorization
+        // services make WebApplication put authentication and authorization middleware in front of every request, and
+        // Freight has neither to check. They cost ~8 % of the server's CPU on a 4 KiB static file (perf; the
+        // before/after in docs/results/2026-11-27-request-overhead.md).
+        builder.Services.AddMvcCore().AddDataAnnotations().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
 
         var app = builder.Build();
         ValidateLibraryOptions(app.Services);
