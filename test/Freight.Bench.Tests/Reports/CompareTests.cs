@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
 using Freight.Bench.Reports;
+using Freight.Bench.Tests.Cli;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -152,13 +153,10 @@ public sealed class CompareTests
         var path = Path.Combine(Path.GetTempPath(), $"freight-compare-test-{Guid.NewGuid():N}.md");
         try
         {
-            using var output = new StringWriter();
-            using var error = new StringWriter();
-
-            var exit = await CompareCommand.RunAsync([s_base, s_new, "--markdown", "--output", path], output, error);
+            var (exit, _, error) = await FreightCli.RunAsync(["compare", s_base, s_new, "--markdown", "--output", path]);
 
             Assert.Equal(0, exit);
-            Assert.Equal("", error.ToString());
+            Assert.Equal("", error);
             Assert.Equal(CompareReport.CompareFiles(await LoadFixturesAsync(), markdown: true), await File.ReadAllTextAsync(path));
         }
         finally
@@ -174,13 +172,10 @@ public sealed class CompareTests
     [InlineData("--output")]
     public async Task RunAsync_InvalidArguments_ExitsTwoWithError(params string[] options)
     {
-        using var output = new StringWriter();
-        using var error = new StringWriter();
-
-        var exit = await CompareCommand.RunAsync([s_base, s_new, .. options], output, error);
+        var (exit, _, error) = await FreightCli.RunAsync(["compare", s_base, s_new, .. options]);
 
         Assert.Equal(2, exit);
-        Assert.StartsWith("error: ", error.ToString(), StringComparison.Ordinal);
+        Assert.StartsWith("error: ", error, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -190,13 +185,10 @@ public sealed class CompareTests
         await File.WriteAllTextAsync(path, "{ \"tool\": \"wrk\" ");
         try
         {
-            using var output = new StringWriter();
-            using var error = new StringWriter();
-
-            var exit = await CompareCommand.RunAsync([s_base, path], output, error);
+            var (exit, _, error) = await FreightCli.RunAsync(["compare", s_base, path]);
 
             Assert.Equal(2, exit);
-            Assert.StartsWith($"error: {path}: not a freight bench result file", error.ToString(), StringComparison.Ordinal);
+            Assert.StartsWith($"error: {path}: not a freight bench result file", error, StringComparison.Ordinal);
         }
         finally
         {

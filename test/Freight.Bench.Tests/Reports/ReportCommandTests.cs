@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Freight.Bench.Reports;
+using Freight.Bench.Tests.Cli;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -120,13 +121,7 @@ public sealed class ReportCommandTests
         Assert.Contains("\n  report <FILES>  ", stdout.ReplaceLineEndings("\n"), StringComparison.Ordinal);
     }
 
-    private static async Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args)
-    {
-        using var output = new StringWriter();
-        using var error = new StringWriter();
-        var exit = await ReportCommand.RunAsync(args, output, error);
-        return (exit, output.ToString(), error.ToString());
-    }
+    private static Task<(int Exit, string Stdout, string Stderr)> RunAsync(params string[] args) => FreightCli.RunAsync(["report", .. args]);
 
     private static string TempDirectory()
     {
