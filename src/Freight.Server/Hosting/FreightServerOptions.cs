@@ -40,7 +40,10 @@ public sealed class FreightServerOptions
     /// <summary>
     /// Kestrel's <c>SocketTransportOptions.UnsafePreferInlineScheduling</c>: a request's code resumes on the thread that
     /// received its bytes, and a response's flush sends on the thread that wrote it, instead of each hand-off being
-    /// queued to another thread-pool thread. "Unsafe" because application code then runs on the transport's threads;
+    /// queued to another thread-pool thread. On cleartext HTTP/1.1 with <see cref="SendFile"/> on, Freight's own send
+    /// loop sends the responses and keeps its hand-off (run inline it cost more:
+    /// docs/results/2026-11-27-request-overhead.md), so there the option moves the receive side only.
+    /// "Unsafe" because application code then runs on the transport's threads;
     /// on Linux those are thread-pool threads unless DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 moves socket
     /// completions onto the epoll thread. On the idle 2-core machine a 1 GiB files-API PUT with curl cost the server
     /// 0.87–1.03 s/GiB with it against 0.96–1.15 without (8 alternating rounds, lower in 7); sendfile GETs and small
