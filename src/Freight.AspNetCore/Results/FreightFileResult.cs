@@ -39,17 +39,11 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
         SafeFileHandle? file = null;
         try
         {
-            var representation = cache.TryGetFresh(Path);
+            var representation = FileResponder.TryDescribe(cache, Path, out file);
             if (representation is null)
             {
-                file = FileResponder.TryOpenRead(Path);
-                if (file is null)
-                {
-                    await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: "There is no such file.").ExecuteAsync(httpContext);
-                    return;
-                }
-
-                representation = cache.Describe(Path, file);
+                await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: "There is no such file.").ExecuteAsync(httpContext);
+                return;
             }
 
             if (ContentType is not null)

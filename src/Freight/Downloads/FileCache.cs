@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Freight.Storage;
 using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Win32.SafeHandles;
 
@@ -52,7 +53,7 @@ public sealed class FileCache
     /// <summary>
     /// The cached representation of <paramref name="path"/> with its content, if it was checked against the
     /// file less than <see cref="FileCacheOptions.RevalidateAfter"/> ago; otherwise null, and the caller
-    /// opens the file and calls <see cref="Describe"/>.
+    /// opens the file and calls <see cref="Describe(string, SafeFileHandle)"/>.
     /// </summary>
     public FileRepresentation? TryGetFresh(string path)
     {
@@ -76,8 +77,14 @@ public sealed class FileCache
     {
         ArgumentNullException.ThrowIfNull(path);
         ArgumentNullException.ThrowIfNull(file);
-        var length = RandomAccess.GetLength(file);
-        var lastWrite = File.GetLastWriteTimeUtc(file);
+        return Describe(path, file, FileVersion.Of(file));
+    }
+
+    /// <summary>As <see cref="Describe(string, SafeFileHandle)"/>, with the <paramref name="version"/> the opener already read from the handle (one statx, not two more).</summary>
+    internal FileRepresentation Describe(string path, SafeFileHandle file, FileVersion version)
+    {
+        var length = version.Length;
+        var lastWrite = version.LastWriteUtc;
         var now = System.Diagnostics.Stopwatch.GetTimestamp();
         if (_entries.TryGetValue(path, out var entry) && entry.Length == length && entry.LastWriteTicks == lastWrite.Ticks)
         {

@@ -16,26 +16,39 @@ namespace Freight.Storage;
 /// </summary>
 internal readonly record struct FileVersion(ulong? Inode, long Length, DateTime LastWriteUtc)
 {
+    /// <summary>The <c>statx</c> fields a version is made of.</summary>
+    public const uint Wanted = LinuxFiles.StatxIno | LinuxFiles.StatxSize | LinuxFiles.StatxMtime;
+
     private static bool s_statxMissing = !LinuxFiles.IsSupported;
 
     public static FileVersion Of(SafeFileHandle handle)
     {
         if (!s_statxMissing)
         {
-            const uint Wanted = LinuxFiles.StatxIno | LinuxFiles.StatxSize | LinuxFiles.StatxMtime;
             if (LinuxFiles.StatxAt(handle, "", LinuxFiles.AtEmptyPath, Wanted, out var stat) != 0)
             {
                 // ENOSYS or EPERM (an old kernel, a seccomp filter): every later call would fail the same way.
                 s_statxMissing = Marshal.GetLastPInvokeError() is LinuxFiles.ENoSys or LinuxFiles.EPerm;
             }
-            else if ((stat.Mask & Wanted) == Wanted)
+            else if (From(stat) is { } version)
             {
-                // The same instant File.GetLastWriteTimeUtc reads (fstat's st_mtim), to the 100 ns a DateTime holds.
-                var lastWrite = DateTime.UnixEpoch.AddTicks((stat.MtimeSeconds * TimeSpan.TicksPerSecond) + (stat.MtimeNanoseconds / TimeSpan.NanosecondsPerTick));
-                return new FileVersion(stat.Inode, (long)stat.Size, lastWrite);
+                return version;
             }
         }
 
         return new FileVersion(null, RandomAccess.GetLength(handle), File.GetLastWriteTimeUtc(handle));
+    }
+
+    /// <summary>The version a <c>statx</c> asked for <see cref="Wanted"/> describes; null when the kernel did not fill all of it.</summary>
+    public static FileVersion? From(in LinuxFiles.Statx stat)
+    {
+        if ((stat.Mask & Wanted) != Wanted)
+        {
+            return null;
+        }
+
+        // The same instant File.GetLastWriteTimeUtc reads (fstat's st_mtim), to the 100 ns a DateTime holds.
+        var lastWrite = DateTime.UnixEpoch.AddTicks((stat.MtimeSeconds * TimeSpan.TicksPerSecond) + (stat.MtimeNanoseconds / TimeSpan.NanosecondsPerTick));
+        return new FileVersion(stat.Inode, (long)stat.Size, lastWrite);
     }
 }

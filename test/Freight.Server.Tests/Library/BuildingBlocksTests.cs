@@ -113,6 +113,33 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
     }
 
+    [Fact]
+    public async Task FileResult_AFolderOrAPipe_Is404ProblemAndTheServerKeepsServing()
+    {
+        var folder = "folder-" + Guid.NewGuid().ToString("N");
+        Directory.CreateDirectory(Path.Combine(server.PublicDirectory, folder));
+        var pipe = "pipe-" + Guid.NewGuid().ToString("N");
+        using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", Path.Combine(server.PublicDirectory, pipe)))
+        {
+            await mkfifo.WaitForExitAsync();
+            Assert.Equal(0, mkfifo.ExitCode);
+        }
+
+        using var forFolder = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/file/" + folder);
+        await ProblemAssert.IsProblemAsync(forFolder, HttpStatusCode.NotFound);
+
+        // A FIFO opened for reading waits for a writer that never comes: the open must not block the request.
+        using var request = server.Request(HttpMethod.Get, Protocol.Http11, "/my/file/" + pipe);
+        using var patience = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        using var forPipe = await server.Client.SendAsync(request, patience.Token);
+        await ProblemAssert.IsProblemAsync(forPipe, HttpStatusCode.NotFound);
+
+        var content = Content(200_000, seed: 318);
+        using var after = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/file/" + WriteFile(content, ".bin"));
+        await AssertStatusAsync(after, HttpStatusCode.OK);
+        Assert.Equal(content, await after.Content.ReadAsByteArrayAsync());
+    }
+
     [Theory]
     [InlineData(Protocol.Http11)]
     [InlineData(Protocol.Http2)]
