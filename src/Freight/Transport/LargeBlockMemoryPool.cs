@@ -10,19 +10,23 @@ namespace Freight.Transport;
 /// </summary>
 public sealed class LargeBlockMemoryPool : MemoryPool<byte>
 {
-    /// <summary>Free blocks kept for reuse (64 MiB at 64 KiB blocks); more are let go to the GC.</summary>
-    public const int DefaultMaxPooledBlocks = 1024;
+    /// <summary>
+    /// Bytes of free blocks kept for reuse, whatever the block size (1,024 blocks of 64 KiB, 64 of 1 MiB); more are let
+    /// go to the GC. A budget in bytes, not in blocks, so a larger block size does not multiply what an idle server holds.
+    /// </summary>
+    public const long DefaultMaxPooledBytes = 64L * 1024 * 1024;
 
     private readonly ConcurrentQueue<byte[]> _free = new();
     private readonly int _maxPooledBlocks;
     private int _pooled;
 
-    /// <summary>A pool of <paramref name="blockSize"/>-byte blocks keeping at most <paramref name="maxPooledBlocks"/> for reuse.</summary>
-    public LargeBlockMemoryPool(int blockSize, int maxPooledBlocks)
+    /// <summary>A pool of <paramref name="blockSize"/>-byte blocks keeping free blocks of at most <paramref name="maxPooledBytes"/> in all for reuse.</summary>
+    public LargeBlockMemoryPool(int blockSize, long maxPooledBytes)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(blockSize, 4096);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxPooledBytes);
         BlockSize = blockSize;
-        _maxPooledBlocks = maxPooledBlocks;
+        _maxPooledBlocks = (int)Math.Min(maxPooledBytes / blockSize, int.MaxValue);
     }
 
     /// <summary>The size of every block.</summary>

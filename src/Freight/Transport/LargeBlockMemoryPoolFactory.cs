@@ -4,8 +4,8 @@ using Microsoft.AspNetCore.Connections;
 namespace Freight.Transport;
 
 /// <summary>Gives Kestrel's transport <see cref="LargeBlockMemoryPool"/>s (registered as <see cref="IMemoryPoolFactory{T}"/>).</summary>
-public sealed class LargeBlockMemoryPoolFactory(int blockSize, int maxPooledBlocks) : IMemoryPoolFactory<byte>
+public sealed class LargeBlockMemoryPoolFactory(int blockSize, long maxPooledBytes) : IMemoryPoolFactory<byte>
 {
     /// <inheritdoc />
-    public MemoryPool<byte> Create(MemoryPoolOptions? options = null) => new LargeBlockMemoryPool(blockSize, maxPooledBlocks);
+    public MemoryPool<byte> Create(MemoryPoolOptions? options = null) => new LargeBlockMemoryPool(blockSize, maxPooledBytes);
 }

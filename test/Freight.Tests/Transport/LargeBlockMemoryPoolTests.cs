@@ -23,7 +23,7 @@ public sealed class LargeBlockMemoryPoolTests
     [InlineData(BlockSize)]
     public void Rent_AnySizeUpToBlockSize_ReturnsExactlyBlockSize(int minBufferSize)
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
 
         using var lease = pool.Rent(minBufferSize);
 
@@ -34,7 +34,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Rent_NoArgument_ReturnsExactlyBlockSize()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
 
         using var lease = pool.Rent();
 
@@ -44,7 +44,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void MaxBufferSize_Always_EqualsBlockSize()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
 
         Assert.Equal(BlockSize, pool.BlockSize);
         Assert.Equal(BlockSize, pool.MaxBufferSize);
@@ -53,7 +53,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Rent_AboveBlockSize_Throws()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
 
         Assert.Throws<ArgumentOutOfRangeException>(() => pool.Rent(BlockSize + 1));
     }
@@ -61,13 +61,13 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Constructor_BlockSizeBelow4KiB_Throws()
     {
-        Assert.Throws<ArgumentOutOfRangeException>(() => new LargeBlockMemoryPool(4095, 4));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LargeBlockMemoryPool(4095, 4 * 4096));
     }
 
     [Fact]
     public void Rent_BlockSize4KiB_Accepted()
     {
-        using var pool = new LargeBlockMemoryPool(4096, 4);
+        using var pool = new LargeBlockMemoryPool(4096, 4 * 4096);
         using var lease = pool.Rent();
 
         Assert.Equal(4096, lease.Memory.Length);
@@ -76,7 +76,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Rent_AfterReturn_ReusesSameArray()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
         var first = pool.Rent();
         var array = ArrayOf(first);
         first.Dispose();
@@ -89,7 +89,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Rent_TwoLeasesOutstanding_DistinctArrays()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
 
         using var a = pool.Rent();
         using var b = pool.Rent();
@@ -101,7 +101,7 @@ public sealed class LargeBlockMemoryPoolTests
     public void Dispose_LeaseTwice_ReturnsBlockOnce()
     {
         // A second dispose must not return the block again: two later leases would then share one array.
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
         var lease = pool.Rent();
         var array = ArrayOf(lease);
 
@@ -117,7 +117,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Memory_DisposedLease_Throws()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
         var lease = pool.Rent();
         lease.Dispose();
 
@@ -125,9 +125,9 @@ public sealed class LargeBlockMemoryPoolTests
     }
 
     [Fact]
-    public void Return_MoreThanMaxPooledBlocks_KeepsOnlyMax()
+    public void Return_MoreThanTheBudget_KeepsOnlyWhatFitsIt()
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 2);
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBytes: 2 * BlockSize);
         var leases = new[] { pool.Rent(), pool.Rent(), pool.Rent() };
         var returned = new HashSet<byte[]>(ReferenceEqualityComparer.Instance);
         foreach (var lease in leases)
@@ -150,10 +150,27 @@ public sealed class LargeBlockMemoryPoolTests
         Assert.Equal(2, reused);
     }
 
-    [Fact]
-    public void Return_MaxPooledBlocksZero_NeverReuses()
+    [Theory]
+    [InlineData(64 * 1024)]
+    [InlineData(1024 * 1024)]
+    public void Return_ManyBlocks_KeepsTheBudgetInBytesWhateverTheBlockSize(int blockSize)
     {
-        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 0);
+        // 2 MiB of budget: 32 blocks of 64 KiB, but only 2 of 1 MiB.
+        using var pool = new LargeBlockMemoryPool(blockSize, maxPooledBytes: 2 * 1024 * 1024);
+        var leases = Enumerable.Range(0, 40).Select(_ => pool.Rent()).ToList();
+        var returned = new HashSet<byte[]>(leases.Select(ArrayOf), ReferenceEqualityComparer.Instance);
+        leases.ForEach(lease => lease.Dispose());
+
+        var again = Enumerable.Range(0, 40).Select(_ => pool.Rent()).ToList();
+
+        Assert.Equal(2 * 1024 * 1024 / blockSize, again.Count(lease => returned.Contains(ArrayOf(lease))));
+        again.ForEach(lease => lease.Dispose());
+    }
+
+    [Fact]
+    public void Return_BudgetZero_NeverReuses()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBytes: 0);
         var lease = pool.Rent();
         var array = ArrayOf(lease);
         lease.Dispose();
@@ -167,7 +184,7 @@ public sealed class LargeBlockMemoryPoolTests
     public void Return_AfterPoolReusedBlocks_CountStaysBounded()
     {
         // Rent/return cycles must not drift the pooled count: after many cycles the pool still keeps two blocks.
-        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBlocks: 2);
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBytes: 2 * BlockSize);
         for (var i = 0; i < 100; i++)
         {
             var a = pool.Rent();
@@ -193,7 +210,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Dispose_Pool_DropsPooledBlocks()
     {
-        var pool = new LargeBlockMemoryPool(BlockSize, 4);
+        var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize);
         var lease = pool.Rent();
         var array = ArrayOf(lease);
         lease.Dispose();
@@ -207,7 +224,7 @@ public sealed class LargeBlockMemoryPoolTests
     [Fact]
     public void Factory_Create_ReturnsPoolWithConfiguredBlockSize()
     {
-        var factory = new LargeBlockMemoryPoolFactory(128 * 1024, 8);
+        var factory = new LargeBlockMemoryPoolFactory(128 * 1024, 8 * 128 * 1024);
 
         using var pool = factory.Create();
 
