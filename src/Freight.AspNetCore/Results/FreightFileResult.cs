@@ -36,10 +36,10 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
     {
         ArgumentNullException.ThrowIfNull(httpContext);
         var cache = httpContext.RequestServices.GetService<FileCache>() ?? s_defaultCache;
-        SafeFileHandle? file = null;
-        try
+        var representation = FileResponder.TryDescribe(cache, Path, out var lease);
+        using (lease)
         {
-            var representation = FileResponder.TryDescribe(cache, Path, out file);
+            var file = lease.File;
             if (representation is null)
             {
                 await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: "There is no such file.").ExecuteAsync(httpContext);
@@ -69,10 +69,6 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
             }
 
             await FileResponder.SendAsync(httpContext, representation, file);
-        }
-        finally
-        {
-            file?.Dispose();
         }
     }
 

@@ -131,9 +131,9 @@ public sealed class FreightServerOptions
             errors.Add($"Freight:TransportBlockBytes is {TransportBlockBytes}: use 0 (Kestrel's stock pool) or 4096 to 1048576.");
         }
 
-        if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero)
+        if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero || FileCache.MaxOpenFiles < 0)
         {
-            errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1 and RevalidateAfter ≥ 0.");
+            errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1, RevalidateAfter ≥ 0 and MaxOpenFiles ≥ 0.");
         }
 
         Http2.Validate(errors);

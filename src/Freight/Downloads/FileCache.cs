@@ -8,10 +8,11 @@ namespace Freight.Downloads;
 /// <summary>
 /// Per-file state that the download path reuses across requests: formatted header values for every file
 /// served and, for small files, the whole content, so a 4 KiB GET costs a dictionary lookup and a copy
-/// instead of open/fstat/read/close. Entries are trusted for <see cref="FileCacheOptions.RevalidateAfter"/>;
-/// after that a request opens the file and its fstat decides whether the entry still holds. Files larger
-/// than <see cref="FileCacheOptions.MaxCachedFileBytes"/> are always read from an open handle whose fstat
-/// gives the headers, so headers and bytes never come from two different versions of a file.
+/// instead of open/fstat/read/close. Larger files are kept open instead (up to <see cref="FileCacheOptions.MaxOpenFiles"/>,
+/// as nginx's open_file_cache does), so their GETs skip open, stat and close. Entries are trusted for
+/// <see cref="FileCacheOptions.RevalidateAfter"/>; after that a request opens the file and its statx decides whether
+/// the entry still holds (same inode, length and modification time). Headers and bytes always come from the same
+/// version of a file: the representation is described from the very handle the bytes are read from.
 /// Thread-safe: lookups take no lock; changes (rare) take one.
 /// </summary>
 public sealed class FileCache
@@ -23,7 +24,18 @@ public sealed class FileCache
     private readonly ConcurrentDictionary<string, Entry> _entries = new(StringComparer.Ordinal);
     private readonly Lock _changeLock = new();
     private readonly long _revalidateAfterTicks;
+    /// <summary>
+    /// How often kept files are looked over, and how long one may go unconfirmed (or <see cref="FileCacheOptions.RevalidateAfter"/>
+    /// if longer) before it is closed: a file deleted behind the server's back and not asked for again gives its space
+    /// back within two periods, as nginx's open_file_cache `inactive` does (60 s by default there).
+    /// </summary>
+    internal static readonly TimeSpan SweepPeriod = TimeSpan.FromSeconds(5);
+
     private long _cachedBytes;
+    private int _openFiles;
+
+    // Runs while the cache keeps files open (it roots the cache until then), stopped when none is left.
+    private Timer? _sweeper;
 
     /// <summary>A cache with the default <see cref="FileCacheOptions"/>.</summary>
     public FileCache()
@@ -39,6 +51,7 @@ public sealed class FileCache
         ArgumentOutOfRangeException.ThrowIfNegative(options.MaxCachedBytes, nameof(options.MaxCachedBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(options.MaxEntries, 1, nameof(options.MaxEntries));
         ArgumentOutOfRangeException.ThrowIfLessThan(options.RevalidateAfter, TimeSpan.Zero, nameof(options.RevalidateAfter));
+        ArgumentOutOfRangeException.ThrowIfNegative(options.MaxOpenFiles, nameof(options.MaxOpenFiles));
         _options = options;
         _contentTypes = contentTypes ?? new FileExtensionContentTypeProvider();
         _revalidateAfterTicks = (long)(options.RevalidateAfter.TotalSeconds * System.Diagnostics.Stopwatch.Frequency);
@@ -50,6 +63,9 @@ public sealed class FileCache
     /// <summary>Entries held now.</summary>
     public int Count => _entries.Count;
 
+    /// <summary>Files the cache holds open now.</summary>
+    public int OpenFiles => Volatile.Read(ref _openFiles);
+
     /// <summary>
     /// The cached representation of <paramref name="path"/> with its content, if it was checked against the
     /// file less than <see cref="FileCacheOptions.RevalidateAfter"/> ago; otherwise null, and the caller
@@ -58,14 +74,59 @@ public sealed class FileCache
     public FileRepresentation? TryGetFresh(string path)
     {
         ArgumentNullException.ThrowIfNull(path);
-        if (_entries.TryGetValue(path, out var entry)
-            && entry.Representation.Content is not null
-            && System.Diagnostics.Stopwatch.GetTimestamp() - Volatile.Read(ref entry.CheckedAt) < _revalidateAfterTicks)
+        return _entries.TryGetValue(path, out var entry) && entry.Representation.Content is not null && IsFresh(entry)
+            ? entry.Representation
+            : null;
+    }
+
+    /// <summary>
+    /// As <see cref="TryGetFresh(string)"/>, also for a file the cache holds open: then <paramref name="lease"/> borrows
+    /// its handle (the caller disposes the lease once the bytes are sent). Null: the caller opens the file.
+    /// </summary>
+    internal FileRepresentation? TryGetFresh(string path, out FileLease lease)
+    {
+        lease = default;
+        if (!_entries.TryGetValue(path, out var entry) || !IsFresh(entry))
+        {
+            return null;
+        }
+
+        if (entry.Representation.Content is not null)
         {
             return entry.Representation;
         }
 
-        return null;
+        return Volatile.Read(ref entry.OpenFile) is { } open && FileLease.TryBorrow(open, out lease) ? entry.Representation : null;
+    }
+
+    /// <summary>
+    /// The lease a request sends <paramref name="file"/> (just opened and described as <paramref name="representation"/>)
+    /// through: the cache keeps the handle open for the next requests when the entry is still that representation,
+    /// holds no handle yet and <see cref="FileCacheOptions.MaxOpenFiles"/> allows, and lends it; else the request owns it.
+    /// </summary>
+    internal FileLease Keep(string path, FileRepresentation representation, SafeFileHandle file)
+    {
+        if (representation.Content is null
+            && _entries.TryGetValue(path, out var entry)
+            && ReferenceEquals(entry.Representation, representation)
+            && Volatile.Read(ref entry.OpenFile) is null)
+        {
+            lock (_changeLock)
+            {
+                // Under the lock: Release (which closes kept files) cannot run between the check and the store.
+                if (_openFiles < _options.MaxOpenFiles
+                    && _entries.TryGetValue(path, out var current) && ReferenceEquals(current, entry) && entry.OpenFile is null
+                    && FileLease.TryBorrow(file, out var lease))
+                {
+                    entry.OpenFile = file;
+                    _openFiles++;
+                    _sweeper ??= new Timer(static state => ((FileCache)state!).CloseIdleFiles(((FileCache)state).IdleTicks), this, SweepPeriod, SweepPeriod);
+                    return lease;
+                }
+            }
+        }
+
+        return FileLease.Own(file);
     }
 
     /// <summary>
@@ -86,7 +147,7 @@ public sealed class FileCache
         var length = version.Length;
         var lastWrite = version.LastWriteUtc;
         var now = System.Diagnostics.Stopwatch.GetTimestamp();
-        if (_entries.TryGetValue(path, out var entry) && entry.Length == length && entry.LastWriteTicks == lastWrite.Ticks)
+        if (_entries.TryGetValue(path, out var entry) && entry.Version == version)
         {
             Volatile.Write(ref entry.CheckedAt, now);
             return entry.Representation;
@@ -118,7 +179,7 @@ public sealed class FileCache
         // Typed null on purpose: a null byte[] converts to an empty, non-null ReadOnlyMemory<byte>.
         var cached = content is null ? (ReadOnlyMemory<byte>?)null : content;
         var representation = new FileRepresentation(length, lastModified, tag, contentType, cached);
-        Store(path, new Entry(representation, lastWrite.Ticks, now));
+        Store(path, new Entry(representation, version, now));
         return representation;
     }
 
@@ -126,6 +187,12 @@ public sealed class FileCache
     public void Invalidate(string path)
     {
         ArgumentNullException.ThrowIfNull(path);
+        if (!_entries.ContainsKey(path))
+        {
+            // Nothing to forget (a 404 asks on every request): no lock.
+            return;
+        }
+
         lock (_changeLock)
         {
             if (_entries.TryRemove(path, out var removed))
@@ -170,11 +237,53 @@ public sealed class FileCache
         }
     }
 
+    /// <summary>Closes the kept files whose entries were last confirmed more than <paramref name="idleTicks"/> (Stopwatch) ago.</summary>
+    internal void CloseIdleFiles(long idleTicks)
+    {
+        var now = System.Diagnostics.Stopwatch.GetTimestamp();
+        lock (_changeLock)
+        {
+            foreach (var entry in _entries.Values)
+            {
+                if (entry.OpenFile is not null && now - Volatile.Read(ref entry.CheckedAt) > idleTicks)
+                {
+                    CloseKept(entry);
+                }
+            }
+
+            if (_openFiles == 0)
+            {
+                _sweeper?.Dispose();
+                _sweeper = null;
+            }
+        }
+    }
+
+    // A kept file unconfirmed for longer than a sweep period (or the revalidation time, if longer) is closed.
+    private long IdleTicks => Math.Max(_revalidateAfterTicks, (long)(SweepPeriod.TotalSeconds * System.Diagnostics.Stopwatch.Frequency));
+
+    private bool IsFresh(Entry entry) =>
+        System.Diagnostics.Stopwatch.GetTimestamp() - Volatile.Read(ref entry.CheckedAt) < _revalidateAfterTicks;
+
+    // Called under _changeLock, once the entry has left the dictionary.
     private void Release(Entry entry)
     {
         if (entry.Representation.Content is { } content)
         {
             Interlocked.Add(ref _cachedBytes, -content.Length);
+        }
+
+        CloseKept(entry);
+    }
+
+    // Under _changeLock. The handle closes once the last request still sending from it lets go (SafeHandle's reference count).
+    private void CloseKept(Entry entry)
+    {
+        if (entry.OpenFile is { } open)
+        {
+            entry.OpenFile = null;
+            open.Dispose();
+            _openFiles--;
         }
     }
 
@@ -196,13 +305,18 @@ public sealed class FileCache
         return content;
     }
 
-    private sealed class Entry(FileRepresentation representation, long lastWriteTicks, long checkedAt)
+    private sealed class Entry(FileRepresentation representation, FileVersion version, long checkedAt)
     {
         public readonly FileRepresentation Representation = representation;
-        public readonly long Length = representation.Length;
-        public readonly long LastWriteTicks = lastWriteTicks;
 
-        // Stopwatch timestamp of the last fstat that confirmed the entry.
+        // Inode (where statx gives it), length and modification time: a file renamed over this one is another version
+        // even with the same length and time, and the handle kept for it must not serve the new path.
+        public readonly FileVersion Version = version;
+
+        // Stopwatch timestamp of the last statx that confirmed the entry.
         public long CheckedAt = checkedAt;
+
+        // The file kept open for requests (files not cached whole); set and cleared under _changeLock.
+        public SafeFileHandle? OpenFile;
     }
 }

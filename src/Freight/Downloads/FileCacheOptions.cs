@@ -18,6 +18,14 @@ public sealed class FileCacheOptions
     public int MaxEntries { get; set; } = 10_000;
 
     /// <summary>
+    /// The most files larger than <see cref="MaxCachedFileBytes"/> kept open between requests (one descriptor each), so
+    /// their GETs skip open, statx and close: those were ~7 % of the server's CPU a 128 KiB response under wrk
+    /// (docs/results/2026-11-27-request-overhead.md). A kept file is let go when the entry is (revalidation finds
+    /// another version, the files API changes it, the cache starts over). 0: every request opens the file.
+    /// </summary>
+    public int MaxOpenFiles { get; set; } = 1_000;
+
+    /// <summary>
     /// How long an entry is trusted before the file is looked at again (one stat). Changes made through
     /// <see cref="FileCache.Invalidate"/> (the files API's own writes) show at once; a file changed behind
     /// the server's back shows within this time, as with nginx's open_file_cache_valid. Zero: every request.

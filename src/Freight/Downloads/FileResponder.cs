@@ -58,39 +58,50 @@ public static class FileResponder
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(cache);
-        SafeFileHandle? file = null;
-        try
+        var representation = TryDescribe(cache, path, out var file);
+        using (file)
         {
-            var representation = TryDescribe(cache, path, out file);
             if (representation is null)
             {
                 return false;
             }
 
-            await SendAsync(context, representation, file);
+            await SendAsync(context, representation, file.File);
             return true;
-        }
-        finally
-        {
-            file?.Dispose();
         }
     }
 
     /// <summary>
-    /// The representation of the file at <paramref name="path"/>: from <paramref name="cache"/> while fresh (no file
-    /// opened: <paramref name="file"/> is null), else from the file opened into <paramref name="file"/>, which the caller
-    /// disposes. Null when there is no such regular file.
+    /// The representation of the file at <paramref name="path"/>, and in <paramref name="file"/> the open file its bytes
+    /// come from (none when they are in memory): from <paramref name="cache"/> while fresh, else from the file opened
+    /// and described now. The caller disposes the lease once the bytes are sent. Null when there is no such regular file.
     /// </summary>
-    internal static FileRepresentation? TryDescribe(FileCache cache, string path, out SafeFileHandle? file)
+    internal static FileRepresentation? TryDescribe(FileCache cache, string path, out FileLease file)
     {
-        file = null;
-        if (cache.TryGetFresh(path) is { } fresh)
+        if (cache.TryGetFresh(path, out file) is { } fresh)
         {
             return fresh;
         }
 
-        file = TryOpenRead(path, out var version);
-        return file is null ? null : cache.Describe(path, file, version);
+        var opened = TryOpenRead(path, out var version);
+        if (opened is null)
+        {
+            // Deleted behind the server's back: the entry (and any file kept open for it) goes too.
+            cache.Invalidate(path);
+            return null;
+        }
+
+        try
+        {
+            var representation = cache.Describe(path, opened, version);
+            file = cache.Keep(path, representation, opened);
+            return representation;
+        }
+        catch
+        {
+            opened.Dispose();
+            throw;
+        }
     }
 
     /// <summary>
