@@ -131,8 +131,8 @@ public sealed class FileCache
 
     /// <summary>
     /// The representation of the file open as <paramref name="file"/> (opened from <paramref name="path"/>),
-    /// from its fstat: the cached one when length and modification time still match, else a new one, which
-    /// is cached (with the content, read from this handle, when small enough and within the budget).
+    /// from one statx: the cached one when the version (inode, length, modification time) still matches, else a new
+    /// one, which is cached (with the content, read from this handle, when small enough and within the budget).
     /// </summary>
     public FileRepresentation Describe(string path, SafeFileHandle file)
     {
