@@ -105,8 +105,8 @@ public sealed class FileCacheOpenFilesTests : IDisposable
         Assert.True(file.IsClosed);
     }
 
-    [Fact]
-    public void Invalidate_WhileARequestSends_ClosesTheHandleOnlyAfterIt()
+    /// <summary>A large file the cache keeps open after one request, and a second request borrowing it (not yet done).</summary>
+    private (FileCache Cache, string Path, byte[] Content, FileLease Sending) KeptAndBorrowed()
     {
         var content = DeterministicPayload.Create(Large);
         var path = Write("a.bin", content);
@@ -114,15 +114,27 @@ public sealed class FileCacheOpenFilesTests : IDisposable
         FileResponder.TryDescribe(cache, path, out var opening);
         opening.Dispose();
         FileResponder.TryDescribe(cache, path, out var sending);
+        return (cache, path, content, sending);
+    }
+
+    /// <summary>The cache has let its handle go, yet the request still reads its bytes; the handle closes when the request is done.</summary>
+    private static void AssertLetGoButOpenUntilTheRequestEnds(FileCache cache, FileLease sending, byte[] content)
+    {
+        Assert.Equal(0, cache.OpenFiles);
+        Assert.Equal(content, ReadAll(sending, Large));
+        var file = sending.File!;
+        sending.Dispose();
+        Assert.True(file.IsClosed);
+    }
+
+    [Fact]
+    public void Invalidate_WhileARequestSends_ClosesTheHandleOnlyAfterIt()
+    {
+        var (cache, path, content, sending) = KeptAndBorrowed();
 
         cache.Invalidate(path);
 
-        Assert.Equal(0, cache.OpenFiles);
-        Assert.False(sending.File!.IsClosed);
-        Assert.Equal(content, ReadAll(sending, Large));
-        var file = sending.File;
-        sending.Dispose();
-        Assert.True(file.IsClosed);
+        AssertLetGoButOpenUntilTheRequestEnds(cache, sending, content);
     }
 
     [Fact]
@@ -154,20 +166,11 @@ public sealed class FileCacheOpenFilesTests : IDisposable
     [Fact]
     public void CloseIdleFiles_ClosesKeptFilesNotConfirmedLately_AfterTheirLastRequest()
     {
-        var content = DeterministicPayload.Create(Large);
-        var path = Write("a.bin", content);
-        var cache = Cache();
-        FileResponder.TryDescribe(cache, path, out var opening);
-        opening.Dispose();
-        FileResponder.TryDescribe(cache, path, out var sending);
+        var (cache, path, content, sending) = KeptAndBorrowed();
 
         cache.CloseIdleFiles(idleTicks: -1);
 
-        Assert.Equal(0, cache.OpenFiles);
-        Assert.Equal(content, ReadAll(sending, Large));
-        var file = sending.File!;
-        sending.Dispose();
-        Assert.True(file.IsClosed);
+        AssertLetGoButOpenUntilTheRequestEnds(cache, sending, content);
 
         // The entry stays: the next request opens the file again and the cache keeps that one.
         FileResponder.TryDescribe(cache, path, out var again);
