@@ -19,7 +19,7 @@ public sealed class FileCacheOptions
 
     /// <summary>
     /// The most files larger than <see cref="MaxCachedFileBytes"/> kept open between requests (one descriptor each), so
-    /// their GETs skip open, statx and close: those were ~7 % of the server's CPU a 128 KiB response under wrk
+    /// their GETs skip open, statx and close: 12–16 % less server CPU a 128 KiB response under wrk, every round
     /// (docs/results/2026-11-27-request-overhead.md). A kept file is let go when the entry is (revalidation finds
     /// another version, the files API changes it, the cache starts over). 0: every request opens the file.
     /// </summary>

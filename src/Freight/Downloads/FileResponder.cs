@@ -366,8 +366,8 @@ public static class FileResponder
     /// <summary>
     /// As <see cref="TryOpenRead(string)"/>, with the file's version read on the way. On Linux: openat and one statx,
     /// and no lock — File.OpenHandle adds two flock calls (its FileShare emulation) and a stat of its own, and the
-    /// cache reads length and time with two more: 5.1 against 3.1 µs an open on this project's VM, ~3 % of the
-    /// server's CPU per 128 KiB response (docs/results/2026-11-27-request-overhead.md). O_NONBLOCK: a FIFO at the
+    /// cache reads length and time with two more: 5.1 against 3.1 µs an open on this project's VM, and 2–10 % of the
+    /// server's CPU per 128 KiB response under wrk (docs/results/2026-11-27-request-overhead.md). O_NONBLOCK: a FIFO at the
     /// path would otherwise hold the request until a writer came; on a regular file the flag changes nothing.
     /// </summary>
     internal static SafeFileHandle? TryOpenRead(string path, out FileVersion version)
