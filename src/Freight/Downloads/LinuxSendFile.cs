@@ -14,6 +14,10 @@ internal static partial class LinuxSendFile
     public const int EIntr = 4;
     public const int EAgain = 11;
 
+    // The client is gone: its end reset the connection, or closed it and the kernel saw that before this send.
+    public const int EPipe = 32;
+    public const int EConnReset = 104;
+
     /// <summary>
     /// Most bytes asked of one call: Linux moves at most 0x7ffff000 bytes per sendfile whatever is asked
     /// (read_write.c, MAX_RW_COUNT), so a larger range takes several calls.

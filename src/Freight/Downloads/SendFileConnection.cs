@@ -237,8 +237,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 }
             }
 
-            await send.Done.Task;
-            return true;
+            return await send.Done.Task;
         }
         finally
         {
@@ -259,8 +258,12 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         var result = await flush;
         // Wakes the send loop if it waits for bytes: none will come before the file's.
         _pipe.Reader.CancelPendingRead();
-        await sending.WhenSentAsync(sending.FlushedUpTo);
-        return result;
+        await sending.WhenSentAsync(sending.FlushedUpTo).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+
+        // A send that ended without its bytes (the client left; a file that failed, which the response reports) leaves
+        // an aborted connection: a completed flush stops Kestrel quietly, as its own transport's does. Thrown, it was
+        // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync".
+        return sending.EndedUnsent ? new FlushResult(isCanceled: false, isCompleted: true) : result;
     }
 
     /// <summary>
@@ -271,6 +274,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     {
         var reader = _pipe.Reader;
         Exception? error = null;
+        FileSend? sending = null;
         try
         {
             while (true)
@@ -292,25 +296,17 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 reader.AdvanceTo(buffer.End);
                 if (TakeFileAt(_sent) is { } send)
                 {
-                    try
+                    sending = send;
+                    if (!_lowWatermark)
                     {
-                        if (!_lowWatermark)
-                        {
-                            SetLowWatermark(NotSentLowWatermarkBytes);
-                        }
-
-                        await SendFileCoreAsync(send);
-                    }
-                    catch (Exception failed)
-                    {
-                        send.Done.TrySetException(failed);
-                        send.Finish();
-                        throw;
+                        SetLowWatermark(NotSentLowWatermarkBytes);
                     }
 
+                    await SendFileCoreAsync(send);
+                    sending = null;
                     Telemetry.FreightTelemetry.SentFile(send.Count, _port);
                     Telemetry.FreightTelemetry.DownloadBytes.Add(send.Count);
-                    send.Done.TrySetResult();
+                    send.Done.TrySetResult(true);
                     send.Finish();
                 }
 
@@ -323,7 +319,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         catch (Exception failed)
         {
             // A reset, an abort (the socket disposed under a send), a cancelled request, a file that ended early:
-            // the response cannot continue, and a connection with half a body must not carry another.
+            // the response cannot continue, and a connection with half a body must not carry another. Aborted before
+            // the response hears of it (below), so that Kestrel counts the request as aborted, not failed.
             error = failed;
             _connection.Abort(new ConnectionAbortedException("Freight's send loop failed.", failed));
         }
@@ -337,8 +334,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 _pending = null;
             }
 
-            orphan?.Done.TrySetException(error ?? new ConnectionAbortedException("The connection stopped sending before the file's bytes."));
-            orphan?.Finish();
+            End(sending, error);
+            End(orphan, error);
 
             // Completed without the error, as Kestrel's socket transport does on a reset: Kestrel's next flush then
             // sees a completed output and stops quietly. With the error, its TimingPipeFlusher logged every client
@@ -347,6 +344,36 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             await reader.CompleteAsync();
         }
     }
+
+    /// <summary>
+    /// Tells a file send the loop stopped before it ended: unsent (false) when the client left or the connection ended,
+    /// so the response stops as it does when Kestrel's own transport finds the client gone (its flush completes, nothing
+    /// is thrown or logged); failed when the server could not send the file (it ended early, a read failed), which the
+    /// response reports.
+    /// </summary>
+    private static void End(FileSend? send, Exception? error)
+    {
+        if (send is null)
+        {
+            return;
+        }
+
+        if (error is null || ClientLeft(error))
+        {
+            send.Done.TrySetResult(false);
+        }
+        else
+        {
+            send.Done.TrySetException(error);
+        }
+
+        send.Finish();
+    }
+
+    /// <summary>Failures that mean the client is gone or the connection was aborted, not that the file could not be sent.</summary>
+    private static bool ClientLeft(Exception error) =>
+        error is ConnectionResetException or SocketException or ObjectDisposedException or OperationCanceledException
+        || error.InnerException is SocketException;
 
     /// <summary>Ends the output once the HTTP layer is done with the connection; the send loop then sends what is left and stops.</summary>
     public void CompleteOutput() => _pipe.Writer.Complete();
@@ -479,6 +506,11 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     continue;
                 }
 
+                if (errno is LinuxSendFile.EPipe or LinuxSendFile.EConnReset)
+                {
+                    throw new ConnectionResetException($"The client left mid-body: {Marshal.GetPInvokeErrorMessage(errno)}.");
+                }
+
                 if (errno != LinuxSendFile.EAgain)
                 {
                     throw new IOException($"sendfile failed: {Marshal.GetPInvokeErrorMessage(errno)} (errno {errno}).");
@@ -528,8 +560,14 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         private bool _finished;
         private TaskCompletionSource? _progress;
 
-        // Continuations run on the pool: the send loop must not run the rest of a response inline.
-        public TaskCompletionSource Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        /// <summary>
+        /// True once every byte has been sent; false if the connection ended first (the client left). Continuations run
+        /// on the pool: the send loop must not run the rest of a response inline.
+        /// </summary>
+        public TaskCompletionSource<bool> Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        /// <summary>Whether the send has ended without all its bytes sent: the client left, or it failed.</summary>
+        public bool EndedUnsent => Done.Task.IsCompleted && !(Done.Task.IsCompletedSuccessfully && Done.Task.Result);
 
         /// <summary>The file's bytes whose stand-ins Kestrel has been asked to flush: what its flush waits for.</summary>
         public long FlushedUpTo { get; set; }

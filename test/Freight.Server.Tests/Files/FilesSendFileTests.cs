@@ -135,6 +135,41 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         Assert.True(await EventuallyAsync(() => !OpenInThisProcess(path)), "the deleted file is still open");
     }
 
+    [Fact]
+    public async Task Get_ManyClientsLeaveMidBody_NothingLoggedAsAnErrorAndServerServes()
+    {
+        // A client that goes away mid-download is no fault of the server's, nor of the application: Kestrel's own
+        // transport lets it go quietly. On the sendfile path each one used to be logged twice at Error, with stack
+        // traces ("An unhandled exception was thrown by the application", "Unexpected exception in
+        // TimingPipeFlusher.FlushAsync"): hundreds a second when a load test ended its connections.
+        const int Large = 32 * Payloads.MiB;
+        const int Clients = 12;
+        var key = $"{NewRoot()}/leavers.bin";
+        await CreateAsync(server, key, Content(Large, seed: 77));
+        var path = server.DiskPath(key);
+        var mark = server.Logs.Count;
+
+        await Task.WhenAll(Enumerable.Range(0, Clients).Select(async client =>
+        {
+            await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key));
+            Assert.True(await connection.ReadSomeAsync(128 * 1024) > 0);
+            if (client % 2 == 0)
+            {
+                connection.Reset();
+            }
+            else
+            {
+                connection.Close();
+            }
+        }));
+
+        // The responses have ended once the file is closed; an error they logged would be in by then.
+        Assert.True(await EventuallyAsync(() => !OpenInThisProcess(path)), "the server still holds the file open");
+        Assert.Empty(server.Logs.Since(mark, Microsoft.Extensions.Logging.LogLevel.Error));
+        await server.AssertServingAsync();
+    }
+
     [Theory]
     [InlineData(Protocol.Http11)]
     [InlineData(Protocol.Http2)]
