@@ -27,6 +27,9 @@ public static class RatioStatistics
     /// <summary>The unpaired method's name in the result JSON.</summary>
     public const string BootstrapMedians = "bootstrap-median-ratio";
 
+    /// <summary>The across-runs method's name (<see cref="AcrossRuns"/>).</summary>
+    public const string AcrossRunsLogT = "across-runs-log-t";
+
     /// <summary>The intervals' confidence level.</summary>
     public const double Level = 0.95;
 
@@ -90,6 +93,29 @@ public static class RatioStatistics
 
         var halfWidth = StudentT.Quantile(level, n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
         return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, PairedLogT) { Level = level };
+    }
+
+    /// <summary>
+    /// A ratio's interval across whole runs: each run's estimate of it (its own interval's centre) as one observation,
+    /// a t interval on their logs — mean ± t(0.975, n−1)·s/√n, exponentiated; its estimate is their geometric mean.
+    /// What it adds to one run's interval is the variation from one run to the next (a new server and client process,
+    /// another moment of the machine), which the pairs inside one run share and so cannot show: over fourteen static
+    /// runs of 2026-11-27 the 128 KiB ratio moved 0.89–1.18× while single runs' intervals were ±4–50 %
+    /// (docs/results/2026-11-27-static-runs.md). Null with fewer than two estimates or one that is not a positive finite number.
+    /// </summary>
+    public static RatioInterval? AcrossRuns(IReadOnlyList<double> estimates, double level = Level)
+    {
+        ArgumentNullException.ThrowIfNull(estimates);
+        if (estimates.Count < 2 || !AllPositive(estimates))
+        {
+            return null;
+        }
+
+        var n = estimates.Count;
+        var mean = estimates.Average(Math.Log);
+        var squares = estimates.Sum(e => (Math.Log(e) - mean) * (Math.Log(e) - mean));
+        var halfWidth = StudentT.Quantile(level, n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
+        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, AcrossRunsLogT) { Level = level };
     }
 
     /// <summary>

@@ -2,6 +2,7 @@ using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
 using Freight.Bench.Results;
 using Freight.Bench.Suites.Static;
+using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -264,6 +265,45 @@ public sealed class ReportBuilderTests
         var error = await Assert.ThrowsAsync<InvalidDataException>(() => HtmlReport.WriteAsync("missing-result.json", Path.Combine(Path.GetTempPath(), "never.html")));
 
         Assert.Equal("missing-result.json: file not found", error.Message);
+    }
+
+    [Fact]
+    public void Build_SeveralRunsOfAGoal_JudgesItAcrossTheRuns()
+    {
+        // Each run alone is inconclusive against 1.2× (its pairs' logs are its own ± 0.2: ±0.50 in log terms at 3 pairs);
+        // across the runs (ln 0.00, 0.05, 0.10: mean 0.05, s 0.05, t(0.975, 2) 4.303) the interval is e^(0.05 ± 0.1242)
+        // = 0.929–1.190: wholly under 1.2×, MISSED.
+        const string Goal = "freight / nginx req/s, 128 KiB, 32 conns";
+        var runs = new[] { 0.00, 0.05, 0.10 }.Select((log, i) =>
+        {
+            var source = Source($"run{i + 1}.json");
+            source.Report.Ratios.Add(new RatioResult(Goal, "static/freight", "peer/nginx", Math.Exp(log), Goal: 1.2)
+                .WithRuns([Math.Exp(log + 0.2) * 100, Math.Exp(log - 0.2) * 80, Math.Exp(log) * 120], [100, 80, 120]));
+            // A goal only the first run measured, and one no run has a figure for: neither is judged across runs.
+            source.Report.Ratios.Add(new RatioResult(i == 0 ? "once" : "never", "a", "b", i == 0 ? 1.0 : null, Goal: 1.0));
+            return source;
+        }).ToList();
+
+        var section = ReportBuilder.Build(runs).Sections.Single(s => s.Id == "goals-across-runs");
+
+        var table = section.Figures.Single().Table;
+        var row = Assert.Single(table.Rows);
+        Assert.Equal(Goal + " ≥ 1.2×", Cell(table, row, "goal").Text);
+        Assert.Equal(3, Cell(table, row, "runs").Value);
+        Assert.Equal(Math.Exp(0.05), Cell(table, row, "across runs").Value!.Value, 9);
+        var half = 4.303 * 0.05 / Math.Sqrt(3);
+        Assert.Equal($"{ReportNumber.Format(Math.Exp(0.05 - half))}–{ReportNumber.Format(Math.Exp(0.05 + half))}×", Cell(table, row, "95% interval").Text);
+        Assert.Equal("MISSED", Cell(table, row, "verdict").Text);
+        Assert.Equal("0 / 0 / 3", Cell(table, row, "each run: met / MISSED / inconclusive").Text);
+    }
+
+    [Fact]
+    public void Build_OneFile_NoGoalsAcrossRuns()
+    {
+        var source = Source("run.json");
+        source.Report.Ratios.Add(new RatioResult("g", "a", "b", 1.1, Goal: 1.0).WithRuns([110, 220, 330], [100, 200, 300]));
+
+        Assert.DoesNotContain(ReportBuilder.Build([source]).Sections, s => s.Id == "goals-across-runs");
     }
 
     private static ReportCell Cell(ReportTable table, IReadOnlyList<ReportCell> row, string header)

@@ -53,6 +53,28 @@ public sealed class RatioStatisticsTests
     }
 
     [Fact]
+    public void AcrossRuns_LogEstimates_TIntervalOnTheirLogs()
+    {
+        // ln estimates 0.1, 0.2, 0.3: mean 0.2, s = 0.1, t(0.975, 2) = 4.303, half-width 4.303 · 0.1 / √3.
+        var interval = RatioStatistics.AcrossRuns([Math.Exp(0.1), Math.Exp(0.2), Math.Exp(0.3)]);
+
+        var half = 4.303 * 0.1 / Math.Sqrt(3);
+        Assert.NotNull(interval);
+        Assert.Equal(Math.Exp(0.2), interval.Estimate, 12);
+        Assert.Equal(Math.Exp(0.2 - half), interval.Low, 12);
+        Assert.Equal(Math.Exp(0.2 + half), interval.High, 12);
+        Assert.Equal(3, interval.Runs);
+        Assert.Equal(RatioStatistics.AcrossRunsLogT, interval.Method);
+    }
+
+    [Theory]
+    [InlineData(new[] { 1.2 })]
+    [InlineData(new[] { 1.2, 0.0 })]
+    [InlineData(new[] { 1.2, double.NaN })]
+    public void AcrossRuns_FewerThanTwoUsableEstimates_NoInterval(double[] estimates) =>
+        Assert.Null(RatioStatistics.AcrossRuns(estimates));
+
+    [Fact]
     public void Paired_DriftCommonToEachPair_IsCancelledByThePairing()
     {
         // Every pair moved 4× between slots, but A was exactly 1.5× B within each: the interval is that one point.

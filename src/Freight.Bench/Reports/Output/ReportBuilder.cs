@@ -1,5 +1,6 @@
 using System.Globalization;
 using Freight.Bench.Results;
+using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Reports.Output;
 
@@ -48,6 +49,10 @@ public static class ReportBuilder
         if (several)
         {
             sections.Add(CompareSection(sources, noisePercent, ids));
+            if (GoalAcrossRuns.Of(sources.Select(s => s.Report.Ratios)) is { Count: > 0 } acrossRuns)
+            {
+                sections.Add(AcrossRunsSection(acrossRuns, ids));
+            }
         }
 
         var names = sources.Select(s => s.Name).ToArray();
@@ -335,6 +340,40 @@ public static class ReportBuilder
             (report.Unreliable ? SuiteCheck.UnreliableText + ". " : "") +
             "Each suite measures one scenario twice under two ids (the copy ends in #a); their ratio's interval must hold 1.0, and its half-width is the " +
             "smallest difference the run can tell. Runs ended: conclusive (every goal met or missed), time-cap, run-ceiling, or off (docs/bench.md, A/A control, Adaptive runs).",
+            [new ReportFigure(table)],
+            []);
+    }
+
+    /// <summary>The goals several of the files measured, each judged on the interval across those runs.</summary>
+    private static ReportSection AcrossRunsSection(IReadOnlyList<GoalAcrossRuns> goals, ReportIds ids)
+    {
+        var id = ids.Take("goals across runs");
+        var table = new ReportTable(id, "goals across runs", ["goal", "runs", "each run: min–median–max", "each run: met / MISSED / inconclusive", "across runs", "95% interval", "verdict"]);
+        foreach (var goal in goals)
+        {
+            var latest = goal.Latest;
+            var sorted = goal.Estimates.Order().ToList();
+            var median = sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
+            var verdicts = goal.Runs.Select(r => r.Verdict).ToList();
+            var withoutInterval = verdicts.Count(v => v is null);
+            var interval = goal.Pooled.Interval;
+            table.Add(
+                ReportCell.Of($"{latest.Name} {(latest.LowerIsBetter ? "≤" : "≥")} {latest.Goal!.Value.ToString("0.0##", CultureInfo.InvariantCulture)}{latest.Unit}"),
+                ReportCell.Of(goal.Runs.Count, integer: true),
+                ReportCell.Of($"{ReportNumber.Format(sorted[0])}–{ReportNumber.Format(median)}–{ReportNumber.Format(sorted[^1])}{latest.Unit}"),
+                ReportCell.Of($"{verdicts.Count(v => v == "met")} / {verdicts.Count(v => v == "missed")} / {verdicts.Count(v => v == "inconclusive")}" +
+                    (withoutInterval > 0 ? $" ({withoutInterval} without an interval)" : "")),
+                ReportCell.Of(Finite(interval?.Estimate), suffix: latest.Unit),
+                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{latest.Unit}"),
+                ReportCell.Of(ConsoleReport.GoalText(goal.Pooled)));
+        }
+
+        return new ReportSection(
+            id,
+            "goals across runs",
+            "Each goal that two or more of these files measured, judged across them: every run's estimate is one observation, and the 95% " +
+            "interval is a t interval on their logs, so it holds how much one run differs from the next, which one run's interval cannot " +
+            "(its pairs share a server and a client process). Give it repeats of one build and one command (docs/bench.md, freight report).",
             [new ReportFigure(table)],
             []);
     }
