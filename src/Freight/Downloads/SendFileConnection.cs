@@ -226,6 +226,13 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 // once the send loop has sent the file's bytes up to this piece's end.
                 send.FlushedUpTo = advanced;
                 var flush = await responseWriter.FlushAsync(cancellationToken);
+                if (send.Done.Task.IsFaulted)
+                {
+                    // The server could not send the file: thrown here, before Kestrel hears that the output has ended
+                    // (which it would take for the client leaving), so that it is logged as the failure it is.
+                    await send.Done.Task;
+                }
+
                 // Had Kestrel's output already ended, its flush would not have reached this connection: wake the
                 // loop anyway (every byte before the chunk is flushed), so the wait below always ends.
                 _pipe.Reader.CancelPendingRead();
@@ -260,10 +267,10 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         _pipe.Reader.CancelPendingRead();
         await sending.WhenSentAsync(sending.FlushedUpTo).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
 
-        // A send that ended without its bytes (the client left; a file that failed, which the response reports) leaves
-        // an aborted connection: a completed flush stops Kestrel quietly, as its own transport's does. Thrown, it was
-        // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync".
-        return sending.EndedUnsent ? new FlushResult(isCanceled: false, isCompleted: true) : result;
+        // The client left: a completed flush stops Kestrel quietly, as its own transport's does (thrown, the end was
+        // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync"). A failed send is the response's to
+        // throw (SendChunkAsync), not this flush's.
+        return sending.ClientLeft ? new FlushResult(isCanceled: false, isCompleted: true) : result;
     }
 
     /// <summary>
@@ -318,11 +325,17 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
         catch (Exception failed)
         {
-            // A reset, an abort (the socket disposed under a send), a cancelled request, a file that ended early:
-            // the response cannot continue, and a connection with half a body must not carry another. Aborted before
-            // the response hears of it (below), so that Kestrel counts the request as aborted, not failed.
+            // The response cannot continue, and a connection with half a body must not carry another. When the client
+            // is gone (a reset, an abort, a cancelled request) the connection is aborted before the response hears of
+            // it (below), so that Kestrel and the app count the request as aborted, not failed. When the server failed
+            // (a file that ended early, a read error) the response throws first and is logged as the failure it is;
+            // Kestrel then closes the connection, as it does after any error once a response has started. Aborted
+            // first, it was filed as the client's abort at Debug, and the failure went unseen.
             error = failed;
-            _connection.Abort(new ConnectionAbortedException("Freight's send loop failed.", failed));
+            if (ClientLeft(failed))
+            {
+                _connection.Abort(new ConnectionAbortedException("The client left mid-response.", failed));
+            }
         }
         finally
         {
@@ -349,7 +362,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// Tells a file send the loop stopped before it ended: unsent (false) when the client left or the connection ended,
     /// so the response stops as it does when Kestrel's own transport finds the client gone (its flush completes, nothing
     /// is thrown or logged); failed when the server could not send the file (it ended early, a read failed), which the
-    /// response reports.
+    /// response throws and Kestrel (or the app's error handling) logs once.
     /// </summary>
     private static void End(FileSend? send, Exception? error)
     {
@@ -566,8 +579,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         /// </summary>
         public TaskCompletionSource<bool> Done { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        /// <summary>Whether the send has ended without all its bytes sent: the client left, or it failed.</summary>
-        public bool EndedUnsent => Done.Task.IsCompleted && !(Done.Task.IsCompletedSuccessfully && Done.Task.Result);
+        /// <summary>Whether the send has ended unsent because the client left (or the connection ended).</summary>
+        public bool ClientLeft => Done.Task.IsCompletedSuccessfully && !Done.Task.Result;
 
         /// <summary>The file's bytes whose stand-ins Kestrel has been asked to flush: what its flush waits for.</summary>
         public long FlushedUpTo { get; set; }

@@ -136,6 +136,36 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
     }
 
     [Fact]
+    public async Task Get_FileCutShortMidBody_ConnectionEndsEarlyFailureLoggedOnceAndServerServes()
+    {
+        // Unlike a client that leaves, a stored file cut short behind the server's back (by hand, on disk) is the
+        // server's fault: the client must not get a body that looks whole, and the failure must be logged, once.
+        const int Large = 64 * Payloads.MiB;
+        var key = $"{NewRoot()}/cut.bin";
+        await CreateAsync(server, key, Content(Large, seed: 78));
+        var path = server.DiskPath(key);
+        var mark = server.Logs.Count;
+        await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
+        {
+            await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key));
+            var read = await connection.ReadSomeAsync(256 * 1024);
+            using (var cut = new FileStream(path, FileMode.Open, FileAccess.Write, FileShare.ReadWrite))
+            {
+                cut.SetLength(Payloads.MiB);
+            }
+
+            // The server resets the connection: the rest is what arrived before.
+            read += (await connection.ReadUntilClosedAsync()).Length;
+            Assert.True(read < Large, $"the client read {read} bytes, a whole body's worth");
+        }
+
+        Assert.True(await EventuallyAsync(() => !OpenInThisProcess(path)), "the server still holds the file open");
+        var error = Assert.Single(server.Logs.Since(mark, Microsoft.Extensions.Logging.LogLevel.Error));
+        Assert.Contains("ended", error.Message, StringComparison.Ordinal);
+        await server.AssertServingAsync();
+    }
+
+    [Fact]
     public async Task Get_ManyClientsLeaveMidBody_NothingLoggedAsAnErrorAndServerServes()
     {
         // A client that goes away mid-download is no fault of the server's, nor of the application: Kestrel's own
@@ -152,7 +182,10 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         await Task.WhenAll(Enumerable.Range(0, Clients).Select(async client =>
         {
             await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
-            await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key));
+            // Every third asks for three large ranges: a multipart body, left in its first part.
+            await connection.SendAsync(client % 3 == 2
+                ? RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key, "Range: bytes=0-9999999,10000000-19999999,20000000-29999999")
+                : RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key));
             Assert.True(await connection.ReadSomeAsync(128 * 1024) > 0);
             if (client % 2 == 0)
             {
