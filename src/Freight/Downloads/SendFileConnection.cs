@@ -235,7 +235,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
                 // Had Kestrel's output already ended, its flush would not have reached this connection: wake the
                 // loop anyway (every byte before the chunk is flushed), so the wait below always ends.
-                _pipe.Reader.CancelPendingRead();
+                WakeLoopFor(send);
                 if (flush.IsCompleted || flush.IsCanceled)
                 {
                     _output.StopDiscarding();
@@ -263,14 +263,26 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     private async ValueTask<FlushResult> FlushThenSendFileAsync(ValueTask<FlushResult> flush, FileSend sending)
     {
         var result = await flush;
-        // Wakes the send loop if it waits for bytes: none will come before the file's.
-        _pipe.Reader.CancelPendingRead();
+        WakeLoopFor(sending);
         await sending.WhenSentAsync(sending.FlushedUpTo).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
 
         // The client left: a completed flush stops Kestrel quietly, as its own transport's does (thrown, the end was
         // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync"). A failed send is the response's to
         // throw (SendChunkAsync), not this flush's.
         return sending.ClientLeft ? new FlushResult(isCanceled: false, isCompleted: true) : result;
+    }
+
+    /// <summary>
+    /// Wakes the send loop, if it waits for bytes, to take <paramref name="send"/>: none will come before the file's.
+    /// Only while the send is pending: once the loop has taken it, a wake-up sends the loop round for nothing, one
+    /// thread-pool hop each, and every 64 KiB piece's flush made two.
+    /// </summary>
+    private void WakeLoopFor(FileSend send)
+    {
+        if (ReferenceEquals(Volatile.Read(ref _pending), send))
+        {
+            _pipe.Reader.CancelPendingRead();
+        }
     }
 
     /// <summary>
