@@ -81,17 +81,24 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     /// </summary>
     public RatioResult WithRuns(IReadOnlyList<double>? numerator, IReadOnlyList<double>? denominator, double level = RatioStatistics.Level) =>
         RatioStatistics.Of(numerator, denominator, level) is { } interval
-            ? this with
-            {
-                Estimate = interval.Estimate,
-                Low = interval.Low,
-                High = interval.High,
-                Level = interval.Level,
-                Runs = interval.Runs,
-                Method = interval.Method,
-                RunValues = (numerator!, denominator!),
-            }
+            ? WithInterval(interval) with { RunValues = (numerator!, denominator!) }
             : this;
+
+    /// <summary>This ratio with <paramref name="interval"/> as its interval (and no per-run values to draw it again from).</summary>
+    public RatioResult WithInterval(RatioInterval interval)
+    {
+        ArgumentNullException.ThrowIfNull(interval);
+        return this with
+        {
+            Estimate = interval.Estimate,
+            Low = interval.Low,
+            High = interval.High,
+            Level = interval.Level,
+            Runs = interval.Runs,
+            Method = interval.Method,
+            RunValues = null,
+        };
+    }
 
     /// <summary>This ratio with its interval drawn again at <paramref name="level"/>; unchanged without per-run values.</summary>
     public RatioResult AtLevel(double level) =>

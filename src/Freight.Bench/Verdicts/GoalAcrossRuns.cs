@@ -15,18 +15,7 @@ public sealed record GoalAcrossRuns(RatioResult Latest, IReadOnlyList<RatioResul
 
     /// <summary>The goal on the interval across the runs: a ratio with that interval, whose verdict is the pooled one.</summary>
     public RatioResult Pooled { get; } = RatioStatistics.AcrossRuns([.. Runs.Select(EstimateOf).OfType<double>()]) is { } interval
-        ? Latest with
-        {
-            Value = interval.Estimate,
-            Estimate = interval.Estimate,
-            Low = interval.Low,
-            High = interval.High,
-            Level = interval.Level,
-            Runs = interval.Runs,
-            Method = interval.Method,
-            RunValues = null,
-            Stop = null,
-        }
+        ? Latest.WithInterval(interval) with { Value = interval.Estimate, Stop = null }
         : Latest;
 
     /// <summary>

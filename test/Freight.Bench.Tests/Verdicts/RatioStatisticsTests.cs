@@ -42,30 +42,12 @@ public sealed class RatioStatisticsTests
         double[] a = [Math.Exp(0.1) * 50, Math.Exp(0.2) * 70, Math.Exp(0.3) * 90];
         double[] b = [50, 70, 90];
 
-        var interval = RatioStatistics.Paired(a, b);
-
-        var half = 4.303 * 0.1 / Math.Sqrt(3);
-        Assert.Equal(Math.Exp(0.2), interval.Estimate, 12);
-        Assert.Equal(Math.Exp(0.2 - half), interval.Low, 12);
-        Assert.Equal(Math.Exp(0.2 + half), interval.High, 12);
-        Assert.Equal(3, interval.Runs);
-        Assert.Equal(RatioStatistics.PairedLogT, interval.Method);
+        AssertOneTwoThreeTenths(RatioStatistics.Paired(a, b), RatioStatistics.PairedLogT);
     }
 
     [Fact]
-    public void AcrossRuns_LogEstimates_TIntervalOnTheirLogs()
-    {
-        // ln estimates 0.1, 0.2, 0.3: mean 0.2, s = 0.1, t(0.975, 2) = 4.303, half-width 4.303 · 0.1 / √3.
-        var interval = RatioStatistics.AcrossRuns([Math.Exp(0.1), Math.Exp(0.2), Math.Exp(0.3)]);
-
-        var half = 4.303 * 0.1 / Math.Sqrt(3);
-        Assert.NotNull(interval);
-        Assert.Equal(Math.Exp(0.2), interval.Estimate, 12);
-        Assert.Equal(Math.Exp(0.2 - half), interval.Low, 12);
-        Assert.Equal(Math.Exp(0.2 + half), interval.High, 12);
-        Assert.Equal(3, interval.Runs);
-        Assert.Equal(RatioStatistics.AcrossRunsLogT, interval.Method);
-    }
+    public void AcrossRuns_LogEstimatesOneTwoThreeTenths_IsTheHandComputedTInterval() =>
+        AssertOneTwoThreeTenths(RatioStatistics.AcrossRuns([Math.Exp(0.1), Math.Exp(0.2), Math.Exp(0.3)]), RatioStatistics.AcrossRunsLogT);
 
     [Theory]
     [InlineData(new[] { 1.2 })]
@@ -210,4 +192,16 @@ public sealed class RatioStatisticsTests
     /// <summary>A standard normal draw (Box–Muller).</summary>
     private static double Normal(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+
+    /// <summary>Logs 0.1, 0.2, 0.3: mean 0.2, s = 0.1, t(0.975, 2) = 4.303, half-width 4.303 · 0.1 / √3.</summary>
+    private static void AssertOneTwoThreeTenths(RatioInterval? interval, string method)
+    {
+        var half = 4.303 * 0.1 / Math.Sqrt(3);
+        Assert.NotNull(interval);
+        Assert.Equal(Math.Exp(0.2), interval.Estimate, 12);
+        Assert.Equal(Math.Exp(0.2 - half), interval.Low, 12);
+        Assert.Equal(Math.Exp(0.2 + half), interval.High, 12);
+        Assert.Equal(3, interval.Runs);
+        Assert.Equal(method, interval.Method);
+    }
 }
