@@ -6,17 +6,33 @@ namespace Freight.Bench.Verdicts;
 /// One goal over several runs (result files): each run's own ratio, and the goal judged on the interval across them
 /// (<see cref="RatioStatistics.AcrossRuns"/>), which holds what one run's interval cannot: how much the next run differs.
 /// </summary>
-/// <param name="Latest">The goal as the last run that measured it states it (name, goal, direction, unit).</param>
-/// <param name="Runs">The goal's ratio in each run that measured it, in the runs' order.</param>
-public sealed record GoalAcrossRuns(RatioResult Latest, IReadOnlyList<RatioResult> Runs)
+public sealed record GoalAcrossRuns
 {
+    /// <param name="latest">The goal as the last run that measured it states it (name, goal, direction, unit).</param>
+    /// <param name="runs">The goal's ratio in each run that measured it, in the runs' order.</param>
+    public GoalAcrossRuns(RatioResult latest, IReadOnlyList<RatioResult> runs)
+    {
+        ArgumentNullException.ThrowIfNull(latest);
+        ArgumentNullException.ThrowIfNull(runs);
+        Latest = latest;
+        Runs = runs;
+        Estimates = [.. runs.Select(EstimateOf).OfType<double>()];
+        Pooled = RatioStatistics.AcrossRuns(Estimates) is { } interval
+            ? latest.WithInterval(interval) with { Value = interval.Estimate, Stop = null }
+            : latest;
+    }
+
+    /// <summary>The goal as the last run that measured it states it (name, goal, direction, unit).</summary>
+    public RatioResult Latest { get; }
+
+    /// <summary>The goal's ratio in each run that measured it, in the runs' order.</summary>
+    public IReadOnlyList<RatioResult> Runs { get; }
+
     /// <summary>Each run's estimate: its interval's centre, or its figure where it has no interval.</summary>
-    public IReadOnlyList<double> Estimates { get; } = [.. Runs.Select(EstimateOf).OfType<double>()];
+    public IReadOnlyList<double> Estimates { get; }
 
     /// <summary>The goal on the interval across the runs: a ratio with that interval, whose verdict is the pooled one.</summary>
-    public RatioResult Pooled { get; } = RatioStatistics.AcrossRuns([.. Runs.Select(EstimateOf).OfType<double>()]) is { } interval
-        ? Latest.WithInterval(interval) with { Value = interval.Estimate, Stop = null }
-        : Latest;
+    public RatioResult Pooled { get; }
 
     /// <summary>
     /// Every goal two or more runs measured, in the order the runs first state them. A run whose goal has no figure

@@ -76,23 +76,13 @@ public static class RatioStatistics
             throw new ArgumentException($"Paired runs need the same count on both sides, at least 2 (got {a.Count} and {b.Count}).", nameof(b));
         }
 
-        var n = a.Count;
-        var sum = 0.0;
-        for (var i = 0; i < n; i++)
+        var logRatios = new double[a.Count];
+        for (var i = 0; i < logRatios.Length; i++)
         {
-            sum += Math.Log(a[i] / b[i]);
+            logRatios[i] = Math.Log(a[i] / b[i]);
         }
 
-        var mean = sum / n;
-        var squares = 0.0;
-        for (var i = 0; i < n; i++)
-        {
-            var d = Math.Log(a[i] / b[i]) - mean;
-            squares += d * d;
-        }
-
-        var halfWidth = StudentT.Quantile(level, n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
-        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, PairedLogT) { Level = level };
+        return LogT(logRatios, level, PairedLogT);
     }
 
     /// <summary>
@@ -111,11 +101,17 @@ public static class RatioStatistics
             return null;
         }
 
-        var n = estimates.Count;
-        var mean = estimates.Average(Math.Log);
-        var squares = estimates.Sum(e => (Math.Log(e) - mean) * (Math.Log(e) - mean));
+        return LogT([.. estimates.Select(e => Math.Log(e))], level, AcrossRunsLogT);
+    }
+
+    /// <summary>The t interval on <paramref name="logs"/> (at least 2): mean ± t(level, n−1)·s/√n, exponentiated.</summary>
+    private static RatioInterval LogT(double[] logs, double level, string method)
+    {
+        var n = logs.Length;
+        var mean = logs.Average();
+        var squares = logs.Sum(log => (log - mean) * (log - mean));
         var halfWidth = StudentT.Quantile(level, n - 1) * Math.Sqrt(squares / (n - 1)) / Math.Sqrt(n);
-        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, AcrossRunsLogT) { Level = level };
+        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - halfWidth), Math.Exp(mean + halfWidth), n, method) { Level = level };
     }
 
     /// <summary>
@@ -196,8 +192,10 @@ public static class RatioStatistics
         return MedianOfSorted(into);
     }
 
-    private static double Median(IReadOnlyList<double> values)
+    /// <summary>The median of <paramref name="values"/> (at least one).</summary>
+    public static double Median(IReadOnlyList<double> values)
     {
+        ArgumentNullException.ThrowIfNull(values);
         var sorted = new double[values.Count];
         for (var i = 0; i < sorted.Length; i++)
         {

@@ -352,15 +352,13 @@ public static class ReportBuilder
         foreach (var goal in goals)
         {
             var latest = goal.Latest;
-            var sorted = goal.Estimates.Order().ToList();
-            var median = sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
             var verdicts = goal.Runs.Select(r => r.Verdict).ToList();
             var withoutInterval = verdicts.Count(v => v is null);
             var interval = goal.Pooled.Interval;
             table.Add(
                 ReportCell.Of($"{latest.Name} {(latest.LowerIsBetter ? "≤" : "≥")} {latest.Goal!.Value.ToString("0.0##", CultureInfo.InvariantCulture)}{latest.Unit}"),
                 ReportCell.Of(goal.Runs.Count, integer: true),
-                ReportCell.Of($"{ReportNumber.Format(sorted[0])}–{ReportNumber.Format(median)}–{ReportNumber.Format(sorted[^1])}{latest.Unit}"),
+                ReportCell.Of($"{ReportNumber.Format(goal.Estimates.Min())}–{ReportNumber.Format(RatioStatistics.Median(goal.Estimates))}–{ReportNumber.Format(goal.Estimates.Max())}{latest.Unit}"),
                 ReportCell.Of($"{verdicts.Count(v => v == "met")} / {verdicts.Count(v => v == "missed")} / {verdicts.Count(v => v == "inconclusive")}" +
                     (withoutInterval > 0 ? $" ({withoutInterval} without an interval)" : "")),
                 ReportCell.Of(Finite(interval?.Estimate), suffix: latest.Unit),
