@@ -92,6 +92,8 @@ http {
     tcp_nopush on;
     keepalive_requests 1000000;
     keepalive_timeout 75s;
+    open_file_cache max=1000 inactive=5s;
+    open_file_cache_valid 1s;
     default_type application/octet-stream;
     client_body_temp_path $work/client_body_temp;
     proxy_temp_path $work/proxy_temp;

@@ -176,10 +176,14 @@ public sealed class BenchOptionsTests
     {
         foreach (var rows in new[] { StaticSuite.Create(quick: false, full: false), StaticSuite.Create(quick: true, full: false), StaticSuite.Create(quick: true) })
         {
-            // Three servers at four sizes, and the A/A copy of Freight at 4 KiB.
-            Assert.Equal(13, rows.Count);
-            Assert.All(rows, r => Assert.Equal((StaticSuite.GoalConnections, StaticScenario.Engine), (r.Connections, r.Generator)));
-            Assert.Equal([StaticSuite.Nginx, StaticSuite.Freight, StaticSuite.StaticFiles], rows.Select(r => r.Id).Distinct().Order(StringComparer.Ordinal));
+            // At four sizes: the stock StaticFiles and Freight under the engine (and the A/A copy of Freight at 4 KiB),
+            // Freight and nginx under wrk (the goals against nginx).
+            Assert.Equal(17, rows.Count);
+            Assert.All(rows, r => Assert.Equal(StaticSuite.GoalConnections, r.Connections));
+            Assert.Equal(
+                [(StaticSuite.Freight, StaticScenario.Engine), (StaticSuite.StaticFiles, StaticScenario.Engine), (StaticSuite.Nginx, StaticScenario.Wrk), (StaticSuite.Freight, StaticScenario.Wrk)],
+                rows.Select(r => (r.Id, r.Generator)).Distinct().OrderBy(r => r.Generator, StringComparer.Ordinal).ThenBy(r => r.Id, StringComparer.Ordinal));
+            Assert.Single(rows, r => r.AaCopy && r.Generator == StaticScenario.Engine && r.FileBytes == StaticSuite.FileSizes[0]);
         }
 
         var full = StaticSuite.Create(quick: false, full: true);

@@ -189,11 +189,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         {
             var wrk = await Wrk.RunAsync(target, scenario.Connections, duration, cancellationToken)
                 ?? throw new VerificationException("wrk printed no result");
-            if (wrk.Non2xxResponses > 0 || wrk.Requests == 0)
-            {
-                throw new VerificationException($"wrk saw {wrk.Non2xxResponses} non-2xx answers of {wrk.Requests}");
-            }
-
+            await VerifyWrkRoundAsync(wrk, target, file, cancellationToken);
             progress.Live.AddVerified(wrk.Requests * file.Length, wrk.Requests);
             run = new StaticRun(wrk.RequestsPerSecond, wrk.Requests * (double)file.Length / wrk.DurationSeconds, wrk.Requests, null, null,
                 new Dictionary<int, long> { [200] = wrk.Requests }, wrk.SocketErrors, 0, 0, 0, null)
@@ -240,6 +236,39 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             PeerWindow = peerBefore is not null && peerAfter is not null ? (peerBefore, peerAfter) : null,
         };
     }
+
+    /// <summary>
+    /// What a wrk round can be held to, since wrk reads bodies without checking them: no answer other than 2xx (socket
+    /// errors are counted in the row, as the engine's are), as many bytes read as its responses need (each the file plus a head of at most
+    /// <see cref="MaxHeadBytes"/>, with the 1 % rounding of wrk's printed total and the bodies still in flight when it
+    /// stopped), and, right after the round, one GET of the same URL whose body is the file byte for byte.
+    /// </summary>
+    internal static async Task VerifyWrkRoundAsync(WrkResult wrk, Uri target, ReadOnlyMemory<byte> file, CancellationToken cancellationToken)
+    {
+        if (wrk.Requests == 0 || wrk.Non2xxResponses > 0)
+        {
+            throw new VerificationException($"wrk saw {wrk.Non2xxResponses} non-2xx answers of {wrk.Requests}");
+        }
+
+        var least = wrk.Requests * (double)file.Length * 0.99;
+        var most = ((wrk.Requests + wrk.Connections) * (double)(file.Length + MaxHeadBytes)) * 1.01;
+        if (wrk.BytesRead < least || wrk.BytesRead > most)
+        {
+            throw new VerificationException($"wrk read {wrk.BytesRead} bytes for {wrk.Requests} responses of a {file.Length}-byte file");
+        }
+
+        var body = await WrkChecker.GetByteArrayAsync(target, cancellationToken);
+        if (!body.AsSpan().SequenceEqual(file.Span))
+        {
+            throw new VerificationException($"after the wrk round, GET {target} answered {body.Length} bytes that are not the file's");
+        }
+    }
+
+    /// <summary>The most a static response's status line and headers take (Freight's and nginx's are ~250 bytes).</summary>
+    private const int MaxHeadBytes = 1024;
+
+    /// <summary>The client of <see cref="VerifyWrkRoundAsync"/>'s GET (one for every round: a handler per round would leak sockets).</summary>
+    private static readonly HttpClient WrkChecker = new() { Timeout = TimeSpan.FromSeconds(30) };
 
     internal static ScenarioResult Summarize(StaticScenario scenario, ScenarioRuns runs, IReadOnlyCollection<RuntimeSample> samples)
     {
