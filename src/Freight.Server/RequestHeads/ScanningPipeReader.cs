@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
 
 namespace Freight.Server.RequestHeads;
 
@@ -55,6 +56,9 @@ internal sealed class ScanningPipeReader(PipeReader inner, ContentLengthScanner 
 
     public override ValueTask CompleteAsync(Exception? exception = null) => inner.CompleteAsync(exception);
 
+    // Pooled: a keep-alive connection's read for its next request almost always completes later, and each such read
+    // would otherwise allocate this method's state machine.
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<ReadResult> Remember(ValueTask<ReadResult> pending)
     {
         var result = await pending;
