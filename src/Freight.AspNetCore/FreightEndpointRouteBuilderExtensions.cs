@@ -50,7 +50,8 @@ public static class FreightEndpointRouteBuilderExtensions
     {
         ArgumentNullException.ThrowIfNull(app);
         Require<ProblemMiddleware>(app.ApplicationServices, "UseFreightProblems", "AddFreightFiles()");
-        return app.UseMiddleware<ProblemMiddleware>();
+        var problems = Singleton<ProblemMiddleware>(app.ApplicationServices);
+        return app.Use(next => context => problems().InvokeAsync(context, next));
     }
 
     /// <summary>Each endpoint of <paramref name="group"/> answers its errors as problem+json.</summary>
@@ -60,10 +61,24 @@ public static class FreightEndpointRouteBuilderExtensions
         {
             if (endpoint.RequestDelegate is { } handler)
             {
-                endpoint.RequestDelegate = context => context.RequestServices.GetRequiredService<ProblemMiddleware>().AnswerErrorsAsync(context, handler);
+                var problems = Singleton<ProblemMiddleware>(endpoint.ApplicationServices);
+                endpoint.RequestDelegate = context => problems().AnswerErrorsAsync(context, handler);
             }
         });
         return group;
+    }
+
+    /// <summary>
+    /// A singleton resolved from the app's services on first use (not while the pipeline is built: the host validates
+    /// options at start), never through <c>HttpContext.RequestServices</c>, which creates a DI scope for the request:
+    /// on a 4 KiB static file that scope was 58 % of the bytes the server allocated per request
+    /// (docs/results/2026-11-27-nginx-file-cache.md).
+    /// </summary>
+    private static Func<TService> Singleton<TService>(IServiceProvider services)
+        where TService : notnull
+    {
+        TService? resolved = default;
+        return () => resolved ??= services.GetRequiredService<TService>();
     }
 
     private static void Require<TService>(IEndpointRouteBuilder endpoints, string call, string registration) =>

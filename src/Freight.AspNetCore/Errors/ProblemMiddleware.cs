@@ -14,7 +14,7 @@ namespace Freight.AspNetCore.Errors;
 /// endpoints (their route groups) always, and a whole app with <c>UseFreightProblems()</c>, which also gives a body to
 /// what routing answers without one (404, 405, 415); nested, the inner one answers.
 /// </summary>
-internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger) : IMiddleware
+internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger)
 {
     /// <summary>The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, and routing's bodiless answers.</summary>
     public async Task InvokeAsync(HttpContext context, RequestDelegate next)

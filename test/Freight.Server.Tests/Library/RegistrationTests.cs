@@ -1,7 +1,10 @@
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
+using Freight.AspNetCore.Errors;
 using Freight.Server.Tests.Infrastructure;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Configuration;
@@ -167,6 +170,31 @@ public sealed class RegistrationTests : IDisposable
         using var patch = new HttpRequestMessage(HttpMethod.Patch, "/up/0123456789abcdef0123456789abcdef") { Content = new ByteArrayContent([1]) };
         using var refused = await client.SendAsync(patch);
 
+        await ProblemAssert.IsProblemAsync(refused, HttpStatusCode.PreconditionFailed);
+    }
+
+    [Fact]
+    public async Task UseFreightProblems_RequestThatNeedsNoServices_GetsNoDiScopeAndErrorsStillAnswered()
+    {
+        // A request scope is created when something asks HttpContext.RequestServices; the whole app's problem handling
+        // must not (it was 58 % of the bytes the server allocated per 4 KiB static file).
+        await using var app = BuildApp(new(), services => services.AddFreightMemoryStore());
+        app.UseFreightProblems();
+        app.MapGet("/probe", context => context.Response.WriteAsync(context.Features.Get<IServiceProvidersFeature>() is null ? "no scope" : "scope"));
+        app.MapGet("/fails", _ => throw new ProblemException(StatusCodes.Status409Conflict, "Conflict", "refused on purpose"));
+        app.MapFreightFiles("/api/blobs");
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.Single()) };
+
+        Assert.Equal("no scope", await client.GetStringAsync("/probe"));
+        using var failed = await client.GetAsync("/fails");
+        await ProblemAssert.IsProblemAsync(failed, HttpStatusCode.Conflict);
+        using var unknown = await client.GetAsync("/nowhere");
+        await ProblemAssert.IsProblemAsync(unknown, HttpStatusCode.NotFound);
+        // The files endpoints' own problem handling (their route group's), resolved the same way.
+        using var put = new HttpRequestMessage(HttpMethod.Put, "/api/blobs/a.bin") { Content = new ByteArrayContent([1]) };
+        put.Headers.IfMatch.Add(new EntityTagHeaderValue("\"not-it\""));
+        using var refused = await client.SendAsync(put);
         await ProblemAssert.IsProblemAsync(refused, HttpStatusCode.PreconditionFailed);
     }
 
