@@ -10,7 +10,7 @@ namespace Freight.Bench.Tests.Peers;
 /// </summary>
 public sealed class WrkTests
 {
-    private const string Missing = "wrk is not installed: run scripts/install-peers.sh as root (./test.sh does).";
+    internal const string Missing = "wrk is not installed: run scripts/install-peers.sh as root (./test.sh does).";
 
     [Fact]
     public async Task RunAsync_LocalServer_PositiveRateAndPercentiles()

@@ -2,6 +2,7 @@ using Freight.Bench.Load;
 using Freight.Bench.Peers;
 using Freight.Bench.Suites.Static;
 using Freight.Bench.Tests.Load;
+using Freight.Bench.Tests.Peers;
 
 namespace Freight.Bench.Tests.Suites;
 
@@ -11,7 +12,7 @@ namespace Freight.Bench.Tests.Suites;
 /// </summary>
 public sealed class StaticWrkVerificationTests
 {
-    private const string Missing = "wrk is not installed: run scripts/install-peers.sh as root (./test.sh does).";
+    private const string Missing = WrkTests.Missing;
 
     [Fact]
     public async Task VerifyWrkRound_RightBytesThenTheFile_Passes()
