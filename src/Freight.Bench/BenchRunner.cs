@@ -134,7 +134,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             var staticVerified = true;
             if (runStatic)
             {
-                var staticSuite = new StaticSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], work.FullName, PinIfAsked);
+                var staticSuite = new StaticSuiteRunner(options, _progress, servers[TransferScenario.FreightServer], clients.Client, work.FullName, PinIfAsked);
                 var (staticResults, staticRatios, verified, staticCheck) = await staticSuite.RunAsync(cancellationToken);
                 report.Results.AddRange(staticResults);
                 report.Ratios.AddRange(staticRatios);

@@ -14,6 +14,8 @@ public sealed class StaticWrkVerificationTests
 {
     private const string Missing = WrkTests.Missing;
 
+    private static readonly HttpClient Client = new();
+
     [Fact]
     public async Task VerifyWrkRound_RightBytesThenTheFile_Passes()
     {
@@ -21,7 +23,7 @@ public sealed class StaticWrkVerificationTests
         await using var server = await LoadTestServer.StartAsync();
         var wrk = await RunWrkAsync(server, "/pattern");
 
-        await StaticSuiteRunner.VerifyWrkRoundAsync(wrk, server.Url("/pattern"), LoadTestServer.PatternBody, CancellationToken.None);
+        await StaticSuiteRunner.VerifyWrkRoundAsync(Client, wrk, server.Url("/pattern"), LoadTestServer.PatternBody, CancellationToken.None);
     }
 
     [Fact]
@@ -33,7 +35,7 @@ public sealed class StaticWrkVerificationTests
         var twiceTheFile = new byte[LoadTestServer.PatternBytes * 2];
 
         var error = await Assert.ThrowsAsync<VerificationException>(() =>
-            StaticSuiteRunner.VerifyWrkRoundAsync(wrk, server.Url("/pattern"), twiceTheFile, CancellationToken.None));
+            StaticSuiteRunner.VerifyWrkRoundAsync(Client, wrk, server.Url("/pattern"), twiceTheFile, CancellationToken.None));
 
         Assert.Contains($"bytes for {wrk.Requests} responses of a {twiceTheFile.Length}-byte file", error.Message, StringComparison.Ordinal);
     }
@@ -47,7 +49,7 @@ public sealed class StaticWrkVerificationTests
 
         // The counts hold; the server's next answer is the pattern with its first byte flipped.
         var error = await Assert.ThrowsAsync<VerificationException>(() =>
-            StaticSuiteRunner.VerifyWrkRoundAsync(wrk, server.Url("/pattern?wrongEvery=1"), LoadTestServer.PatternBody, CancellationToken.None));
+            StaticSuiteRunner.VerifyWrkRoundAsync(Client, wrk, server.Url("/pattern?wrongEvery=1"), LoadTestServer.PatternBody, CancellationToken.None));
 
         Assert.Contains("that are not the file's", error.Message, StringComparison.Ordinal);
     }
@@ -60,7 +62,7 @@ public sealed class StaticWrkVerificationTests
         var wrk = await RunWrkAsync(server, "/status/404");
 
         var error = await Assert.ThrowsAsync<VerificationException>(() =>
-            StaticSuiteRunner.VerifyWrkRoundAsync(wrk, server.Url("/status/404"), LoadTestServer.PatternBody, CancellationToken.None));
+            StaticSuiteRunner.VerifyWrkRoundAsync(Client, wrk, server.Url("/status/404"), LoadTestServer.PatternBody, CancellationToken.None));
 
         Assert.Contains($"{wrk.Requests} non-2xx answers", error.Message, StringComparison.Ordinal);
     }

@@ -16,7 +16,7 @@ namespace Freight.Bench.Suites.Static;
 /// interleaved rounds under the same keep-alive load. Every response's status and bytes are checked
 /// against the file; the server's runtime counters are read around each round and sampled every second.
 /// </summary>
-public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, string workDirectory, Action<int>? pinProcess = null)
+public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progress, ServerUnderTest server, HttpClient client, string workDirectory, Action<int>? pinProcess = null)
 {
     private const double GiB = 1024d * 1024 * 1024;
 
@@ -189,7 +189,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         {
             var wrk = await Wrk.RunAsync(target, scenario.Connections, duration, cancellationToken)
                 ?? throw new VerificationException("wrk printed no result");
-            await VerifyWrkRoundAsync(wrk, target, file, cancellationToken);
+            await VerifyWrkRoundAsync(client, wrk, target, file, cancellationToken);
             progress.Live.AddVerified(wrk.Requests * file.Length, wrk.Requests);
             run = new StaticRun(wrk.RequestsPerSecond, wrk.Requests * (double)file.Length / wrk.DurationSeconds, wrk.Requests, null, null,
                 new Dictionary<int, long> { [200] = wrk.Requests }, wrk.SocketErrors, 0, 0, 0, null)
@@ -241,9 +241,10 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
     /// What a wrk round can be held to, since wrk reads bodies without checking them: no answer other than 2xx (socket
     /// errors are counted in the row, as the engine's are), as many bytes read as its responses need (each the file plus a head of at most
     /// <see cref="MaxHeadBytes"/>, with the 1 % rounding of wrk's printed total and the bodies still in flight when it
-    /// stopped), and, right after the round, one GET of the same URL whose body is the file byte for byte.
+    /// stopped), and, right after the round, one GET of the same URL (by the bench's shared <paramref name="client"/>) whose
+    /// body is the file byte for byte.
     /// </summary>
-    internal static async Task VerifyWrkRoundAsync(WrkResult wrk, Uri target, ReadOnlyMemory<byte> file, CancellationToken cancellationToken)
+    internal static async Task VerifyWrkRoundAsync(HttpClient client, WrkResult wrk, Uri target, ReadOnlyMemory<byte> file, CancellationToken cancellationToken)
     {
         if (wrk.Requests == 0 || wrk.Non2xxResponses > 0)
         {
@@ -257,7 +258,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             throw new VerificationException($"wrk read {wrk.BytesRead} bytes for {wrk.Requests} responses of a {file.Length}-byte file");
         }
 
-        var body = await WrkChecker.GetByteArrayAsync(target, cancellationToken);
+        var body = await client.GetByteArrayAsync(target, cancellationToken);
         if (!body.AsSpan().SequenceEqual(file.Span))
         {
             throw new VerificationException($"after the wrk round, GET {target} answered {body.Length} bytes that are not the file's");
@@ -266,9 +267,6 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
 
     /// <summary>The most a static response's status line and headers take (Freight's and nginx's are ~250 bytes).</summary>
     private const int MaxHeadBytes = 1024;
-
-    /// <summary>The client of <see cref="VerifyWrkRoundAsync"/>'s GET (one for every round: a handler per round would leak sockets).</summary>
-    private static readonly HttpClient WrkChecker = new() { Timeout = TimeSpan.FromSeconds(30) };
 
     internal static ScenarioResult Summarize(StaticScenario scenario, ScenarioRuns runs, IReadOnlyCollection<RuntimeSample> samples)
     {
