@@ -37,7 +37,9 @@ public static class FileResponder
     /// it fits <see cref="WholeWriteMaxBytes"/>: for 128 KiB files under wrk at 32 connections the server's CPU per
     /// response was 93 µs read whole and copied, 79 µs from the cache and 45 µs by sendfile (nginx: 52; medians of 5
     /// rounds, docs/results/2026-11-25-small-files.md). Files up to 64 KiB come from <see cref="FileCache"/> by
-    /// default and never reach this choice; between 64 and 128 KiB it was not measured.
+    /// default and never reach this choice; sent by sendfile instead (cache off, threshold 0), 16 KiB files cost 27.2
+    /// against 23.5 µs from memory: the hand-offs to the send loop cost more than the copies they save
+    /// (docs/results/2026-11-27-kestrel-floor.md). Between 64 and 128 KiB it was not measured.
     /// </summary>
     public const int SendFileAboveBytes = 64 * 1024;
 
