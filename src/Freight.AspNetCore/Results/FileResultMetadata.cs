@@ -5,7 +5,10 @@ using Microsoft.AspNetCore.Mvc;
 
 namespace Freight.AspNetCore.Results;
 
-/// <summary>What a file answer can be, as endpoint metadata: OpenAPI lists these responses for a route that returns one.</summary>
+/// <summary>
+/// What a file answer can be, as endpoint metadata: OpenAPI lists these responses for a route that returns one; and the
+/// app's services, which the answer resolves its singletons from (<see cref="ApplicationServicesMetadata"/>).
+/// </summary>
 internal static class FileResultMetadata
 {
     public static void Populate(EndpointBuilder builder)
@@ -17,5 +20,6 @@ internal static class FileResultMetadata
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status404NotFound, typeof(ProblemDetails), ["application/problem+json"]));
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status412PreconditionFailed));
         builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status416RangeNotSatisfiable));
+        builder.Metadata.Add(new ApplicationServicesMetadata(builder.ApplicationServices));
     }
 }

@@ -34,7 +34,7 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
-        var cache = httpContext.RequestServices.GetService<FileCache>() ?? s_defaultCache;
+        var cache = ApplicationServicesMetadata.For(httpContext).GetService<FileCache>() ?? s_defaultCache;
         var representation = FileResponder.TryDescribe(cache, Path, out var lease);
         using (lease)
         {

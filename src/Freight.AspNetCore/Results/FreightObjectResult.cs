@@ -27,7 +27,7 @@ public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
-        var store = Store ?? FilesEndpoints.Store(httpContext.RequestServices);
+        var store = Store ?? FilesEndpoints.Store(ApplicationServicesMetadata.For(httpContext));
         if (!await StoredObjectResponder.TrySendAsync(httpContext, store, Key))
         {
             await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: $"There is no object '{Key}'.").ExecuteAsync(httpContext);

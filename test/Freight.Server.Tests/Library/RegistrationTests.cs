@@ -1,7 +1,10 @@
 using System.Net;
 using System.Net.Http.Headers;
+using System.Security.Cryptography;
 using System.Text;
 using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Results;
+using Freight.Downloads;
 using Freight.Server.Tests.Infrastructure;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -196,6 +199,41 @@ public sealed class RegistrationTests : IDisposable
         put.Headers.IfMatch.Add(new EntityTagHeaderValue("\"not-it\""));
         using var refused = await client.SendAsync(put);
         await ProblemAssert.IsProblemAsync(refused, HttpStatusCode.PreconditionFailed);
+    }
+
+    [Fact]
+    public async Task FreightResults_FileAndObject_AnswerWithoutADiScopeAndUseTheAppsCache()
+    {
+        // The results resolve the file cache and the files API's store from the app's services (their endpoint's
+        // metadata), not from HttpContext.RequestServices, which would create a DI scope for every request.
+        Directory.CreateDirectory(_root);
+        var path = Path.Combine(_root, "small.bin");
+        var bytes = RandomNumberGenerator.GetBytes(5000);
+        await File.WriteAllBytesAsync(path, bytes);
+        var scoped = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        await using var app = BuildApp(new(), services => services.AddFreightMemoryStore().AddSingleton(new FileCache()));
+        app.Use(async (context, next) =>
+        {
+            await next(context);
+            scoped.Enqueue($"{context.Request.Path}: {(context.Features.Get<IServiceProvidersFeature>() is null ? "no scope" : "scope")}");
+        });
+        app.MapGet("/my/file", () => FreightResults.File(path));
+        app.MapGet("/my/object/{*key}", (string key) => FreightResults.Object(key));
+        app.MapFreightFiles("/api/blobs");
+        await app.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(app.Urls.Single()) };
+        using var put = await client.PutAsync("/api/blobs/stored.bin", new ByteArrayContent(bytes));
+        Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+
+        Assert.Equal(bytes, await client.GetByteArrayAsync("/my/file"));
+        Assert.Equal(bytes, await client.GetByteArrayAsync("/my/object/stored.bin"));
+        using var missing = await client.GetAsync("/my/object/missing.bin");
+        await ProblemAssert.IsProblemAsync(missing, HttpStatusCode.NotFound);
+
+        Assert.Contains("/my/file: no scope", scoped);
+        Assert.Contains("/my/object/stored.bin: no scope", scoped);
+        // The app's registered cache answered: it holds the small file now.
+        Assert.NotNull(app.Services.GetRequiredService<FileCache>().TryGetFresh(path));
     }
 
     /// <summary>An app as a user writes it: files options from "Blobs", tus from "Up", the store from <paramref name="addStore"/>.</summary>
