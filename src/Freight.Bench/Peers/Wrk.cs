@@ -20,7 +20,8 @@ public static partial class Wrk
     public static bool IsInstalled => Find() is not null;
 
     /// <summary>
-    /// Runs <c>wrk -t1 -cN -dXs --latency URL</c> and parses its report; null when wrk is not installed.
+    /// Runs <c>wrk -t1 -cN -dXs --latency URL</c> and parses its report, with wrk's CPU time
+    /// (<see cref="WrkResult.CpuSeconds"/>); null when wrk is not installed.
     /// Throws <see cref="InvalidOperationException"/> with wrk's output when it printed no report (it exits
     /// at once when the first connection is refused). Cancelling kills wrk.
     /// </summary>
@@ -36,13 +37,13 @@ public static partial class Wrk
 
         // One thread: the machine has two cores and the server needs the other. wrk takes whole seconds (at least 1).
         var seconds = Math.Max(1, (int)duration.TotalSeconds);
-        var start = new ProcessStartInfo(path)
+        var start = new ProcessStartInfo(Shell)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in (string[])["-t1", $"-c{connections}", $"-d{seconds}s", "--latency", target.AbsoluteUri])
+        foreach (var argument in (string[])["-c", TimedScript, path, "-t1", $"-c{connections}", $"-d{seconds}s", "--latency", target.AbsoluteUri])
         {
             start.ArgumentList.Add(argument);
         }
@@ -54,14 +55,47 @@ public static partial class Wrk
             var errors = process.StandardError.ReadToEndAsync(cancellationToken);
             await process.WaitForExitAsync(cancellationToken);
             var text = await output;
-            return Parse(text)
-                ?? throw new InvalidOperationException($"wrk exited with code {process.ExitCode} without a report: {(await errors).Trim()} {text.Trim()}".Trim());
+            var (report, cpuSeconds) = SplitTimes(text);
+            var result = Parse(report)
+                ?? throw new InvalidOperationException($"wrk exited with code {process.ExitCode} without a report: {(await errors).Trim()} {report.Trim()}".Trim());
+            return result with
+            {
+                CpuSeconds = cpuSeconds ?? throw new InvalidOperationException($"the shell printed no times after wrk: {text.Trim()}"),
+            };
         }
         catch (OperationCanceledException)
         {
-            process.Kill();
+            process.Kill(entireProcessTree: true);
             throw;
         }
+    }
+
+    /// <summary>The POSIX shell wrk runs under.</summary>
+    private const string Shell = "/bin/sh";
+
+    /// <summary>
+    /// wrk under the shell, then the shell's <c>times</c> (POSIX): its second line is the user and system time of the
+    /// shell's children, wrk alone. .NET reaps the processes it starts itself, so a child's CPU time is gone from
+    /// /proc by the time <c>WaitForExitAsync</c> returns; the shell still holds it. wrk's exit status is kept.
+    /// </summary>
+    private const string TimedScript = "\"$0\" \"$@\"; status=$?; times; exit $status";
+
+    /// <summary>
+    /// wrk's report, and its CPU time (user + system, 10 ms ticks) from the two <c>times</c> lines the shell printed
+    /// after it: the children's, the second; the whole output and null when they are missing.
+    /// </summary>
+    internal static (string Report, double? CpuSeconds) SplitTimes(string output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        var lines = TimesLine().Matches(output);
+        if (lines.Count < 2)
+        {
+            return (output, null);
+        }
+
+        var children = lines[^1].Groups;
+        var seconds = (60 * Number(children[1].Value)) + Number(children[2].Value) + (60 * Number(children[3].Value)) + Number(children[4].Value);
+        return (output[..lines[^2].Index], seconds);
     }
 
     /// <summary>Requests/s wrk reaches, or null when wrk is not installed or printed no report.</summary>
@@ -151,6 +185,10 @@ public static partial class Wrk
         "T" => 1024d * 1024 * 1024 * 1024,
         _ => 1024d * 1024 * 1024 * 1024 * 1024,
     };
+
+    // "0m0.150000s 0m2.680000s" (dash; bash prints three decimals): minutes and seconds of user, then system time.
+    [GeneratedRegex(@"^(\d+)m([0-9.]+)s (\d+)m([0-9.]+)s$", RegexOptions.Multiline)]
+    private static partial Regex TimesLine();
 
     [GeneratedRegex(@"Requests/sec:\s+([0-9.]+)")]
     private static partial Regex RequestsPerSecondLine();

@@ -56,6 +56,13 @@ public sealed record WrkResult
     /// <summary>"timeout N": responses slower than wrk's timeout; their latency is not recorded.</summary>
     public long Timeouts { get; init; }
 
+    /// <summary>
+    /// wrk's own CPU time over the run, user + system (10 ms ticks), from the shell it ran under; null when parsed from
+    /// wrk's text alone (<see cref="Wrk.Parse"/>). The client's side of a wrk row: one thread, so over ~0.9 of the run's
+    /// seconds wrk held its core and the row's rate is the client's ceiling, not the server's.
+    /// </summary>
+    public double? CpuSeconds { get; init; }
+
     /// <summary>Connect, read and write errors: what the load engine counts as socket errors (timeouts apart, as it does).</summary>
     public long SocketErrors => ConnectErrors + ReadErrors + WriteErrors;
 }

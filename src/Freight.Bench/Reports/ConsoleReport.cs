@@ -97,7 +97,7 @@ public static class ConsoleReport
                 interval is null ? "" : $"[{RatioFigure(interval.Low, ratio.Unit)}–{RatioFigure(interval.High, ratio.Unit)}]{LevelNote(interval)}",
                 ratio.Published is { } p ? F(p, "0.00") + ratio.Unit : "",
                 ratio.Goal is { } g ? $"{(ratio.LowerIsBetter ? "≤" : "≥")} {F(g, "0.0##")}{ratio.Unit} {GoalText(ratio)}" : "",
-                ratio.StopText ?? "",
+                ratio.VerdictNote ?? "",
             ]);
         }
 
@@ -235,14 +235,14 @@ public static class ConsoleReport
     {
         var rows = new List<string[]>
         {
-            new[] { "scenario", "parameters", "req/s", "min–max", "MiB/s", "p50 ms", "p99 ms", "max ms", "bad", "sock err", "srv cpu %", "srv alloc MiB/s", "srv alloc KiB/resp", "gc 0/1/2", "tp thr", "first ms", "published", "ours/pub" },
+            new[] { "scenario", "parameters", "req/s", "min–max", "MiB/s", "p50 ms", "p99 ms", "max ms", "bad", "sock err", "srv cpu %", "srv µs/resp", "srv alloc MiB/s", "srv alloc KiB/resp", "gc 0/1/2", "tp thr", "first ms", "published", "ours/pub" },
         };
         foreach (var r in report.Results.Where(r => r.Suite == "static"))
         {
             var label = r.Parameters.Label ?? "";
             if (!r.Verified || r.RequestsPerSecond is null)
             {
-                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
+                rows.Add([r.Scenario, label, "NOT VERIFIED", "", "", "", "", "", "", "", "", "", "", "", "", "", "", Published(r), ""]);
                 continue;
             }
 
@@ -261,6 +261,7 @@ public static class ConsoleReport
                 r.BadResponses?.ToString(CultureInfo.InvariantCulture) ?? "",
                 (r.SocketErrors ?? 0).ToString(CultureInfo.InvariantCulture),
                 k?.CpuPercent is { } cpu ? F(cpu, "0") : "",
+                r.Server?.CpuSecondsPerResponse is { } cpuPerResponse ? F(cpuPerResponse * 1e6, "0.0") : "",
                 k?.AllocationBytesPerSecond is { } alloc ? F(alloc / MiB, "0.0") : "",
                 r.Server?.AllocatedBytesPerTransfer is { } perResponse ? F(perResponse / 1024, "0.00") : "",
                 k?.Gen0Collections is { } g0 ? $"{g0}/{k.Gen1Collections}/{k.Gen2Collections}" : "",

@@ -45,6 +45,16 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     /// </summary>
     public string? Stop { get; init; }
 
+    /// <summary>
+    /// What the verdict cannot say, when the run shows it: <c>client-bound: …</c> when a goal above 1× is a rate over a
+    /// row whose client held its core (docs/bench.md, Client-bound goals). The verdict stands as the interval gives it.
+    /// </summary>
+    public string? Caveat { get; init; }
+
+    /// <summary>The verdict column's note: <see cref="StopText"/> and <see cref="Caveat"/>, either or both; null with neither.</summary>
+    [JsonIgnore]
+    public string? VerdictNote => StopText is { } stop ? Caveat is { } caveat ? $"{stop}; {caveat}" : stop : Caveat;
+
     /// <summary>The console's and report's reading of <see cref="Stop"/>: "conclusive after 7 runs", "cap reached, inconclusive after 12 runs".</summary>
     [JsonIgnore]
     public string? StopText => Stop switch

@@ -33,6 +33,23 @@ public sealed class WrkParseTests
     }
 
     [Fact]
+    public void SplitTimes_DashsTimesAfterTheReport_WrksCpuAndTheReportAlone()
+    {
+        var (report, cpu) = Wrk.SplitTimes(WrkSamples.Ok + "0m0.004000s 0m0.000000s\n1m2.150000s 0m2.680000s\n");
+
+        Assert.Equal(WrkSamples.Ok, report);
+        Assert.Equal(62.15 + 2.68, cpu!.Value, 9);
+        Assert.Equal(29427, Wrk.Parse(report)!.Requests);
+    }
+
+    [Fact]
+    public void SplitTimes_BashsThreeDecimalsAndNoTimes()
+    {
+        Assert.Equal(0.5 + 1.25, Wrk.SplitTimes("x\n0m0.001s 0m0.002s\n0m0.500s 0m1.250s\n").CpuSeconds!.Value, 9);
+        Assert.Equal((WrkSamples.Ok, (double?)null), Wrk.SplitTimes(WrkSamples.Ok));
+    }
+
+    [Fact]
     public void Parse_NotFound_CountsNon2xxResponses()
     {
         var result = Wrk.Parse(WrkSamples.NotFound);

@@ -28,6 +28,9 @@ public sealed class WrkTests
         Assert.True(result.Latency.P50 > 0);
         Assert.True(result.Latency.P50 <= result.Latency.P99 && result.Latency.P99 <= result.Latency.Max);
         Assert.Equal(0, result.Non2xxResponses + result.SocketErrors + result.Timeouts);
+        // wrk's own CPU, from the shell it ran under: reported, and no more than its one thread could spend in the run
+        // (10 ms ticks: a light run may read 0).
+        Assert.InRange(result.CpuSeconds!.Value, 0, 1.5 * result.DurationSeconds);
     }
 
     [Fact]
@@ -41,6 +44,7 @@ public sealed class WrkTests
         Assert.NotNull(result);
         Assert.True(result.Requests > 0);
         Assert.Equal(result.Requests, result.Non2xxResponses);
+        Assert.InRange(result.CpuSeconds!.Value, 0, 1.5 * result.DurationSeconds);
     }
 
     [Fact]

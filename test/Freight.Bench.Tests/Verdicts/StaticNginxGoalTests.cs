@@ -48,14 +48,60 @@ public sealed class StaticNginxGoalTests
         Assert.Equal(0.9, goal.Goal);
     }
 
-    private static ScenarioResult Row(string id, string generator, double[] requestsPerSecond)
+    private const string Goal128K = "freight / nginx req/s under wrk, 128 KiB, 32 conns";
+
+    [Fact]
+    public void StaticRatios_WrkHeldItsCoreOnNginxsRows_TheAbove1GoalSaysClientBoundAndKeepsItsVerdict()
+    {
+        // 128 KiB: wrk spent 0.97 s of CPU in each 1 s round against nginx; Freight read 0.9× nginx in every round.
+        var rows = new[]
+        {
+            Row(StaticSuite.Freight, StaticScenario.Wrk, [18_000, 18_900, 18_450], 131_072, clientCpuSeconds: 0.97),
+            Row(StaticSuite.Nginx, StaticScenario.Wrk, [20_000, 21_000, 20_500], 131_072, clientCpuSeconds: 0.97),
+        };
+
+        var goal = StaticRatios.Compute(rows).Single(r => r.Name == Goal128K);
+
+        Assert.Equal(1.2, goal.Goal);
+        Assert.Equal("missed", goal.Verdict);
+        Assert.Equal(
+            "client-bound: wrk used 97 % of a core on peer/nginx's rounds, so requests/s cannot show a server much past 1.0×; "
+            + "compare the rows' server CPU a response (srv µs/resp)",
+            goal.Caveat);
+        Assert.EndsWith(goal.Caveat, goal.VerdictNote, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void StaticRatios_WrkHadRoomOrTheGoalIsBelow1_NoCaveat()
+    {
+        var roomy = new[]
+        {
+            Row(StaticSuite.Freight, StaticScenario.Wrk, [18_000, 18_900, 18_450], 131_072, clientCpuSeconds: 0.6),
+            Row(StaticSuite.Nginx, StaticScenario.Wrk, [20_000, 21_000, 20_500], 131_072, clientCpuSeconds: 0.6),
+        };
+        var small = new[]
+        {
+            Row(StaticSuite.Freight, StaticScenario.Wrk, [48_000, 52_000, 50_000], clientCpuSeconds: 0.97),
+            Row(StaticSuite.Nginx, StaticScenario.Wrk, [60_000, 65_000, 62_500], clientCpuSeconds: 0.97),
+        };
+
+        Assert.Null(StaticRatios.Compute(roomy).Single(r => r.Name == Goal128K).Caveat);
+        // 0.9×: a saturated client caps nginx's rate, and a Freight below 0.9× of that cap is still slower than the client.
+        Assert.Null(StaticRatios.Compute(small).Single(r => r.Name == Goal4K).Caveat);
+    }
+
+    /// <summary>One row of 1 s rounds at these rates, its client spending <paramref name="clientCpuSeconds"/> in each.</summary>
+    private static ScenarioResult Row(string id, string generator, double[] requestsPerSecond, long fileBytes = 4096, double clientCpuSeconds = 0)
     {
         var runs = new StaticSuiteRunner.ScenarioRuns();
         foreach (var rate in requestsPerSecond)
         {
-            runs.Runs.Add(new StaticSuiteRunner.StaticRun(rate, rate * 4096, (long)rate, null, null, new Dictionary<int, long> { [200] = (long)rate }, 0, 0, 0, 0, null));
+            runs.Runs.Add(new StaticSuiteRunner.StaticRun(rate, rate * fileBytes, (long)rate, null, null, new Dictionary<int, long> { [200] = (long)rate }, 0, 0, 0, 0, null)
+            {
+                ClientCpuSeconds = clientCpuSeconds,
+            });
         }
 
-        return StaticSuiteRunner.Summarize(new StaticScenario(id, 4096, StaticSuite.GoalConnections, generator), runs, []);
+        return StaticSuiteRunner.Summarize(new StaticScenario(id, fileBytes, StaticSuite.GoalConnections, generator), runs, []);
     }
 }

@@ -303,7 +303,7 @@ public static class ReportBuilder
                 ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}{ConsoleReport.LevelNote(interval)}"),
                 ReportCell.Of(Finite(r.Published), suffix: r.Unit),
                 ReportCell.Of(goal),
-                ReportCell.Of(r.Goal is null ? "" : r.StopText is { } stop ? $"{ConsoleReport.GoalText(r)} ({stop})" : ConsoleReport.GoalText(r)));
+                ReportCell.Of(r.Goal is null ? "" : r.VerdictNote is { } note ? $"{ConsoleReport.GoalText(r)} ({note})" : ConsoleReport.GoalText(r)));
         }
 
         return new ReportSection(

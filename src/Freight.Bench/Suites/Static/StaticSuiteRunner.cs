@@ -185,10 +185,12 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var startedAt = DateTimeOffset.UtcNow;
 
         StaticRun run;
+        double? wrkCpu = null;
         if (scenario.Generator == StaticScenario.Wrk)
         {
             var wrk = await Wrk.RunAsync(target, scenario.Connections, duration, cancellationToken)
                 ?? throw new VerificationException("wrk printed no result");
+            wrkCpu = wrk.CpuSeconds;
             await VerifyWrkRoundAsync(client, wrk, target, file, cancellationToken);
             progress.Live.AddVerified(wrk.Requests * file.Length, wrk.Requests);
             run = new StaticRun(wrk.RequestsPerSecond, wrk.Requests * (double)file.Length / wrk.DurationSeconds, wrk.Requests, null, null,
@@ -225,7 +227,8 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         }
 
         var endedAt = DateTimeOffset.UtcNow;
-        var clientCpu = (Environment.CpuUsage.TotalTime - clientCpuBefore).TotalSeconds;
+        // A wrk row's client is wrk, not this process (which only waited for it, then checked a GET).
+        var clientCpu = wrkCpu ?? (Environment.CpuUsage.TotalTime - clientCpuBefore).TotalSeconds;
         var serverAfter = scenario.IsPeer ? null : await server.Metrics.CaptureAsync(cancellationToken);
         var peerAfter = scenario.IsPeer ? ProcessStatSnapshot.Capture(nginx!.ProcessId) : null;
         return run with
