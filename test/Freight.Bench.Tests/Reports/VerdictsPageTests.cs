@@ -17,13 +17,14 @@ public sealed class VerdictsPageTests
         var section = await RenderAsync();
 
         var rows = section.Split('\n').Where(l => l.StartsWith("| ", StringComparison.Ordinal)).ToList();
+        // files/put's ratio carries a caveat (a client-bound goal): beside its verdict, its pipe escaped.
         Assert.Equal(
             string.Join('\n',
             [
                 "| goal | verdict | estimate | 95 % interval | runs | from |",
                 "| files/get / nginx-get, 1 GiB ≥ 0.85× | met | 0.931× | 0.881–0.984× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| server CPU s/GiB: files/put / nginx-put, 1 GiB ≤ 1.0× | MISSED | 1.874× | 1.702–2.063× | 5 | [verdicts-new.json](verdicts-new.json) |",
-                "| files/put / nginx-put, 1 GiB ≥ 1.0× | inconclusive | 0.969× | 0.902–1.041× | 5 | [verdicts-new.json](verdicts-new.json) |",
+                "| files/put / nginx-put, 1 GiB ≥ 1.0× | inconclusive (client-bound: the client held its core \\| a pipe) | 0.969× | 0.902–1.041× | 5 | [verdicts-new.json](verdicts-new.json) |",
                 "| freight / staticfiles bytes allocated per response, 4 KiB, 32 conns ≤ 1.0× | met | 0.214× | 0.199–0.231× | 3 | [verdicts-new.json](verdicts-new.json) |",
                 "| upload/tus / peer/tus-node, 16 MiB chunks, 1 GiB ≥ 1.5× | met (no interval) | 1.800× |  |  | [verdicts-old.json](verdicts-old.json) |",
                 "| https / http download ≥ 0.7× | not measured | n/a |  |  | [verdicts-new.json](verdicts-new.json) |",

@@ -84,7 +84,7 @@ public static class VerdictsPage
             var interval = ratio.Interval;
             var estimate = interval?.Estimate ?? ratio.Value;
             text.Append(CultureInfo.InvariantCulture, $"| {Cell(ratio.Name)} {(ratio.LowerIsBetter ? "≤" : "≥")} {ratio.Goal!.Value.ToString("0.0##", CultureInfo.InvariantCulture)}{ratio.Unit} ");
-            text.Append(CultureInfo.InvariantCulture, $"| {ConsoleReport.GoalText(ratio)} ");
+            text.Append(CultureInfo.InvariantCulture, $"| {ConsoleReport.GoalText(ratio)}{(ratio.Caveat is { } caveat ? $" ({Cell(caveat)})" : "")} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(estimate is { } e ? ConsoleReport.RatioFigure(e, ratio.Unit) + ratio.Unit : "n/a")} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(interval is null ? "" : $"{ConsoleReport.RatioFigure(interval.Low, ratio.Unit)}–{ConsoleReport.RatioFigure(interval.High, ratio.Unit)}{ratio.Unit}")} ");
             text.Append(CultureInfo.InvariantCulture, $"| {(interval is null ? "" : interval.Runs.ToString(CultureInfo.InvariantCulture))} ");
