@@ -1,4 +1,10 @@
 #!/usr/bin/env bash
+# The no-mark run of 2026-11-27-sendfile-lowat.md: two freight serve processes of one build with experiment-no-lowat.diff (1 MiB mark, no
+# mark) and nginx, on one 1 GiB file. The rounds are this page's ../measure.sh with its servers renamed:
+#   sed -e 's#/tmp/lowat2-m#/tmp/lw#g' -e 's/names=(k128 k512 k1m k2m nginx)/names=(k1m k0 nginx)/' \
+#     -e 's/declare -A port=.*/declare -A port=( [k1m]=47723 [k0]=47724 [nginx]=47725 )/' \
+#     -e 's#declare -A path=.*#declare -A path=( [k1m]=/lab/static/freight/1g.bin [k0]=/lab/static/freight/1g.bin [nginx]=/1g.bin )#' \
+#     ../measure.sh > measure.sh && ./measure.sh 8 3
 set -euo pipefail
 src=/tmp/lw/1g.bin
 start() { name=$1; lowat=$2; port=$3
