@@ -6,6 +6,7 @@ using Freight.Storage;
 using Freight.Storage.Unix;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
 using Microsoft.Extensions.Primitives;
 using Microsoft.Win32.SafeHandles;
 
@@ -284,7 +285,8 @@ public static class FileResponder
 
         if (count > SendFileAboveBytes && SendFileFor(context) is { } sendFile)
         {
-            return sendFile.SendFileAsync(writer, file!, offset, count, context.RequestAborted);
+            var minRate = context.Features.Get<IHttpMinResponseDataRateFeature>()?.MinDataRate;
+            return sendFile.SendFileAsync(writer, file!, offset, count, minRate, context.RequestAborted);
         }
 
         if (!sendInChunks)

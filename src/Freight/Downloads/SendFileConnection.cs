@@ -1,9 +1,11 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
@@ -44,9 +46,11 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// sendfile has sent its piece. Kestrel times each flush of a body written through GetMemory/Advance against
     /// its grace alone (5 s by default; Http1OutputProducer counts no bytes for such writes), so one flush per
     /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (SlowClientDownloadTests at 100 KiB/s: cut at 6.7 s,
-    /// after 0.69 MB). Per 64 KiB, with the low watermark below, only a client under ~13 KiB/s is; neither alone
-    /// passed that test. A flush returns once its piece has been sent and the loop waits for the socket or ends the
-    /// chunk (<see cref="FileSend.Progress"/>): for a slow client at once, for a fast one at the chunk's end.
+    /// after 0.69 MB). A flush returns once its piece has been sent and the loop waits for the socket or ends the
+    /// chunk (<see cref="FileSend.Progress"/>): for a slow client at once, for a fast one at the chunk's end. While the
+    /// socket is full a flush also returns each time the client has read at the response's minimum rate
+    /// (<see cref="WhileSocketFullAsync"/>): the low watermark below makes such a wait last as long as the client takes
+    /// to read 512 KiB.
     /// </summary>
     private const int FlushPieceBytes = 64 * 1024;
 
@@ -84,14 +88,15 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     private const int TcpNotSentLowat = 25;
 
     /// <summary>
-    /// TCP_NOTSENT_LOWAT for file sends: the socket counts as full once this many bytes wait unsent, and writable again
-    /// below. Without it, a full socket is writable only when a third of its send buffer (autotuned to MiBs on
-    /// loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s grace with no progress to
-    /// report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). It must be in place before a file's
-    /// first sendfile (it also bounds what one call queues), so the loop sets it there. 1 MiB: 1 GiB sendfile GETs
-    /// cost 0.83× the server CPU of 128 KiB (8 interleaved curl rounds, every one below 1.0×; 512 KiB 0.95×, within
-    /// the noise), and SlowClientDownloadTests still pass; 2 MiB cost 0.69× but cut the 100 KiB/s client after 7 s
-    /// (docs/results/2026-11-27-sendfile-lowat.md).
+    /// TCP_NOTSENT_LOWAT for file sends: the socket counts as full once this many bytes wait unsent, and epoll wakes a
+    /// waiting send once fewer than half as many do. Without it, a full socket is writable only when a third of its send
+    /// buffer (autotuned to MiBs on loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s
+    /// grace with no progress to report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). It must be in
+    /// place before a file's first sendfile (it also bounds what one call queues), so the loop sets it there. 1 MiB:
+    /// 1 GiB sendfile GETs cost 0.83× the server CPU of 128 KiB (8 interleaved curl rounds, every one below 1.0×;
+    /// 512 KiB 0.95×, within the noise); 2 MiB cost 0.69×. How long a slow client takes to read half the mark no longer
+    /// decides whether it is cut (<see cref="WhileSocketFullAsync"/>; docs/results/2026-11-27-sendfile-lowat.md,
+    /// 2026-11-28-slow-readers.md).
     /// </summary>
     private const int NotSentLowWatermarkBytes = 1024 * 1024;
 
@@ -116,7 +121,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
     public PipeWriter Output => _output;
 
-    public async Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, CancellationToken cancellationToken)
+    public async Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, MinDataRate? minRate, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(responseWriter);
         ArgumentNullException.ThrowIfNull(file);
@@ -137,7 +142,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
                 // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
                 var chunk = Math.Min(count, FileSender.MaxChunkSize);
-                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, cancellationToken), cancellationToken))
+                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, minRate, cancellationToken), cancellationToken))
                 {
                     return;
                 }
@@ -244,6 +249,18 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 }
             }
 
+            // The last piece's flush may have been let go before the chunk's end left (a slow client still reading): until
+            // it has, flushes with nothing new keep the wait under Kestrel's timer, so a client that stops reading is cut.
+            while (!send.Done.Task.IsCompleted)
+            {
+                var flush = await responseWriter.FlushAsync(cancellationToken);
+                if (flush.IsCompleted || flush.IsCanceled)
+                {
+                    _output.StopDiscarding();
+                    break;
+                }
+            }
+
             return await send.Done.Task;
         }
         finally
@@ -264,12 +281,35 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     {
         var result = await flush;
         WakeLoopFor(sending);
-        await sending.WhenSentAsync(sending.FlushedUpTo).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        await sending.WhenSentAsync(sending.FlushedUpTo);
 
         // The client left: a completed flush stops Kestrel quietly, as its own transport's does (thrown, the end was
         // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync"). A failed send is the response's to
         // throw (SendChunkAsync), not this flush's.
         return sending.ClientLeft ? new FlushResult(isCanceled: false, isCompleted: true) : result;
+    }
+
+    // linux/tcp.h: getsockopt(IPPROTO_TCP, TCP_INFO) fills struct tcp_info, whose tcpi_bytes_acked (a u64 in the host's
+    // byte order, Linux 4.1 and later) is at byte 120 on every architecture.
+    private const int TcpInfo = 11;
+    private const int TcpInfoBytesAckedOffset = 120;
+    private const int TcpInfoSize = 232;
+
+    /// <summary>The bytes the client's TCP has acknowledged on this connection so far; -1 when the socket cannot tell.</summary>
+    private long BytesAcknowledged()
+    {
+        Span<byte> info = stackalloc byte[TcpInfoSize];
+        try
+        {
+            var length = _socket.GetRawSocketOption(IpProtoTcp, TcpInfo, info);
+            return length >= TcpInfoBytesAckedOffset + sizeof(long)
+                ? (long)MemoryMarshal.Read<ulong>(info[TcpInfoBytesAckedOffset..])
+                : -1;
+        }
+        catch (Exception error) when (error is SocketException or ObjectDisposedException)
+        {
+            return -1;
+        }
     }
 
     /// <summary>
@@ -551,7 +591,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                     throw new EndOfStreamException($"The file ended {left} bytes before the range did.");
                 }
 
-                await SendAllAsync(probe.AsMemory(0, read), send.CancellationToken);
+                await WhileSocketFullAsync(SendAllAsync(probe.AsMemory(0, read), send.CancellationToken), send);
                 offset += read;
                 left -= read;
                 send.Progress(send.Count - left);
@@ -566,8 +606,47 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         }
     }
 
+    /// <summary>
+    /// Waits for <paramref name="sending"/>, a send into a full socket, and meanwhile lets the response's waiting flush go
+    /// each time the client has read at least the response's minimum rate's worth since the wait began or the flush before
+    /// was let go. With TCP_NOTSENT_LOWAT a full socket takes more only once its unsent bytes have fallen to half the mark:
+    /// 512 KiB to be read, which took a client at 100 KiB/s 5.1 s, at the edge of Kestrel's 5 s grace for a flush, and a
+    /// client at 16 KiB/s was cut after 8 s (SlowClientDownloadTests). A client under the rate, or one that stops reading,
+    /// leaves its flush waiting, and Kestrel cuts it as before. Each wait for room costs a timer and a getsockopt; 1 GiB
+    /// GETs by curl cost the server the same CPU with and without them (docs/results/2026-11-28-slow-readers.md).
+    /// </summary>
+    private async ValueTask WhileSocketFullAsync(ValueTask sending, FileSend send)
+    {
+        var readBefore = sending.IsCompleted || send.MinRate is null ? -1 : BytesAcknowledged();
+        if (readBefore < 0 || send.MinRate is not { } minRate)
+        {
+            await sending;
+            return;
+        }
+
+        // Kestrel's grace is more than its 1 s heartbeat; checked at half of it (at most every second), a client that
+        // reads is seen before the grace ends.
+        var interval = TimeSpan.FromTicks(Math.Min(TimeSpan.TicksPerSecond, minRate.GracePeriod.Ticks / 2));
+        var since = Stopwatch.GetTimestamp();
+        var wait = sending.AsTask();
+        using var stop = new CancellationTokenSource();
+        while (await Task.WhenAny(wait, Task.Delay(interval, stop.Token)) != wait)
+        {
+            var read = BytesAcknowledged();
+            if (read > readBefore && read - readBefore >= minRate.BytesPerSecond * Stopwatch.GetElapsedTime(since).TotalSeconds)
+            {
+                send.LetWaiterGo();
+                readBefore = read;
+                since = Stopwatch.GetTimestamp();
+            }
+        }
+
+        await stop.CancelAsync();
+        await wait;
+    }
+
     /// <summary>A file's bytes to send once the pipe's bytes up to <see cref="Position"/> are sent.</summary>
-    private sealed class FileSend(SafeFileHandle file, long offset, long count, long position, CancellationToken cancellationToken)
+    private sealed class FileSend(SafeFileHandle file, long offset, long count, long position, MinDataRate? minRate, CancellationToken cancellationToken)
     {
         public SafeFileHandle File { get; } = file;
 
@@ -576,6 +655,9 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         public long Count { get; } = count;
 
         public long Position { get; } = position;
+
+        /// <summary>The response's minimum data rate (null when off): a waiting flush is let go while the client reads faster.</summary>
+        public MinDataRate? MinRate { get; } = minRate;
 
         public CancellationToken CancellationToken { get; } = cancellationToken;
 
@@ -614,6 +696,19 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             }
         }
 
+        /// <summary>Lets go a waiting flush, its bytes sent or not: the client is reading (<see cref="WhileSocketFullAsync"/>).</summary>
+        public void LetWaiterGo()
+        {
+            TaskCompletionSource? waiting;
+            lock (_progressGate)
+            {
+                waiting = _progress;
+                _progress = null;
+            }
+
+            waiting?.TrySetResult();
+        }
+
         /// <summary>Lets go a flush waiting for bytes that have left (see <see cref="Progress"/>).</summary>
         public void WakeWaiter()
         {
@@ -644,14 +739,12 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             waiting?.TrySetResult();
         }
 
-        /// <summary>Completes once <paramref name="bytes"/> of the file's bytes have left; the whole count is <see cref="Done"/>.</summary>
+        /// <summary>
+        /// Completes once <paramref name="bytes"/> of the file's bytes have left, the send has ended (<see cref="Done"/> says
+        /// how), or the client is reading while the socket is full (<see cref="LetWaiterGo"/>); it never throws.
+        /// </summary>
         public Task WhenSentAsync(long bytes)
         {
-            if (bytes >= Count)
-            {
-                return Done.Task;
-            }
-
             lock (_progressGate)
             {
                 if (_finished || _sent >= bytes)

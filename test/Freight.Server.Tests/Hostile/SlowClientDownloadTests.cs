@@ -10,14 +10,16 @@ using static Freight.Server.Tests.Files.FilesApi;
 namespace Freight.Server.Tests.Hostile;
 
 /// <summary>
-/// A client that downloads a large file slowly but steadily — 100 or 300 KiB/s, hundreds of times Kestrel's minimum
-/// response data rate (240 B/s) — is not cut, on the sendfile path and on the copying path. Kestrel times each
-/// flush of a body written through GetMemory/Advance against its 5 s grace alone, whatever its size, so a body
-/// flushed in 1 MiB pieces was cut from such a client (docs/results/2026-11-25-sendfile.md).
+/// A client that downloads a large file slowly but steadily — 16, 100 or 300 KiB/s, tens to thousands of times
+/// Kestrel's minimum response data rate (240 B/s) — is not cut, on the sendfile path and on the copying path. Kestrel
+/// times each flush of a body written through GetMemory/Advance against its 5 s grace alone, whatever its size, so a
+/// body flushed in 1 MiB pieces was cut from such a client (docs/results/2026-11-25-sendfile.md), and so was a client
+/// at 16 KiB/s on the sendfile path, whose socket let a send wait until 512 KiB had been read
+/// (docs/results/2026-11-28-slow-readers.md).
 /// </summary>
 public abstract class SlowClientDownloadTests(FilesServer server)
 {
-    private const int Size = 64 * Payloads.MiB;
+    protected const int Size = 64 * Payloads.MiB;
 
     // Long enough for several 1 MiB flushes at either rate: the cut was seen after 26 s, and a cut in this phase
     // fails the test whenever it comes. The rest is read as fast as the client can.
@@ -27,51 +29,100 @@ public abstract class SlowClientDownloadTests(FilesServer server)
     private const int ReceiveBufferBytes = 32 * 1024;
 
     // 300 KiB/s: the rate of the cut seen with curl (it needs a stall of the client or the machine to fail);
-    // 100 KiB/s: under the ~170–205 KiB/s that 1 MiB flushes demanded, so the old pacing fails it every time.
+    // 100 KiB/s: under the ~170–205 KiB/s that 1 MiB flushes demanded, so the old pacing fails it every time;
+    // 16 KiB/s: the sendfile path's socket made a send wait 32 s for it (cut after 8 s every time).
     [Theory]
     [InlineData(300 * 1024)]
     [InlineData(100 * 1024)]
+    [InlineData(16 * 1024)]
     public async Task Get_ClientReadingSlowlyButSteadily_IsNotCutAndGetsEveryByte(int bytesPerSecond)
     {
+        var (content, started) = await StartDownloadAsync(seed: 131);
+        using var download = started;
+
+        var (received, cut) = await download.ReadAsync(bytesPerSecond, s_slowPhase);
+
+        Assert.False(cut, $"the server closed the connection after {received} of {Size} body bytes");
+        Assert.Equal(SHA256.HashData(content), download.Hash.GetHashAndReset());
+    }
+
+    /// <summary>The server still stores and serves files after cutting the client.</summary>
+    protected async Task AssertStillServesAsync()
+    {
+        var key = $"{NewRoot()}/after-the-cut.bin";
+        var content = Content(64 * 1024, seed: 139);
+        await CreateAsync(server, key, content);
+        await AssertStoredAsync(server, key, content);
+    }
+
+    /// <summary>Stores a <see cref="Size"/> file, asks for it on a raw socket with a small receive buffer and reads the head.</summary>
+    protected async Task<(byte[] Content, Download Download)> StartDownloadAsync(ulong seed)
+    {
         var key = $"{NewRoot()}/slow-reader.bin";
-        var content = Content(Size, seed: 131);
+        var content = Content(Size, seed);
         await CreateAsync(server, key, content);
 
-        using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = ReceiveBufferBytes };
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = ReceiveBufferBytes };
         await socket.ConnectAsync(server.HttpAddress.Host, server.HttpAddress.Port);
         await socket.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key), SocketFlags.None);
 
         var buffer = new byte[64 * 1024];
         var (length, bodyStart, bodyEnd) = await ReadHeadAsync(socket, buffer);
         Assert.Equal(Size, length);
+        var download = new Download(socket, buffer, IncrementalHash.CreateHash(HashAlgorithmName.SHA256), length);
+        download.Hash.AppendData(buffer, bodyStart, bodyEnd - bodyStart);
+        download.Received = bodyEnd - bodyStart;
+        return (content, download);
+    }
 
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        hash.AppendData(buffer, bodyStart, bodyEnd - bodyStart);
-        long received = bodyEnd - bodyStart;
-        var clock = Stopwatch.StartNew();
-        while (received < length)
+    /// <summary>A response body being read on a raw socket, hashed as it comes.</summary>
+    protected sealed class Download(Socket socket, byte[] buffer, IncrementalHash hash, long length) : IDisposable
+    {
+        public IncrementalHash Hash { get; } = hash;
+
+        public long Received { get; set; }
+
+        /// <summary>
+        /// Reads the rest of the body, paced at <paramref name="bytesPerSecond"/> (0: nothing at all) for
+        /// <paramref name="slowPhase"/> and as fast as it comes after; whether the server closed it first.
+        /// </summary>
+        public async Task<(long Received, bool Cut)> ReadAsync(int bytesPerSecond, TimeSpan slowPhase)
         {
-            var want = (int)Math.Min(buffer.Length, length - received);
-            if (clock.Elapsed < s_slowPhase)
+            var clock = Stopwatch.StartNew();
+            while (Received < length)
             {
-                // Paced: never ahead of the rate since the body began.
-                var allowed = (long)(clock.Elapsed.TotalSeconds * bytesPerSecond) - received;
-                if (allowed <= 0)
+                var want = (int)Math.Min(buffer.Length, length - Received);
+                if (clock.Elapsed < slowPhase)
                 {
-                    await Task.Delay(20);
-                    continue;
+                    // Paced: never ahead of the rate since the body began.
+                    var allowed = (long)(clock.Elapsed.TotalSeconds * bytesPerSecond) - Received;
+                    if (allowed <= 0)
+                    {
+                        await Task.Delay(20);
+                        continue;
+                    }
+
+                    want = (int)Math.Min(want, allowed);
                 }
 
-                want = (int)Math.Min(want, allowed);
+                var read = await ReceiveOrZeroAsync(socket, buffer.AsMemory(0, want));
+                if (read == 0)
+                {
+                    return (Received, true);
+                }
+
+                Hash.AppendData(buffer, 0, read);
+                Received += read;
             }
 
-            var read = await ReceiveOrZeroAsync(socket, buffer.AsMemory(0, want));
-            Assert.True(read > 0, $"the server closed the connection after {received} of {length} body bytes, {clock.Elapsed.TotalSeconds:F1} s in");
-            hash.AppendData(buffer, 0, read);
-            received += read;
+            return (Received, false);
         }
 
-        Assert.Equal(SHA256.HashData(content), hash.GetHashAndReset());
+        public void Dispose()
+        {
+            socket.Dispose();
+            Hash.Dispose();
+        }
     }
 
     /// <summary>Reads the status line and headers; returns the Content-Length and where the body's first bytes lie in <paramref name="buffer"/>.</summary>
@@ -110,6 +161,30 @@ public abstract class SlowClientDownloadTests(FilesServer server)
     }
 }
 
-public sealed class SlowClientDownloadSendFileTests(FileSystemFilesServer server) : SlowClientDownloadTests(server), IClassFixture<FileSystemFilesServer>;
+/// <summary>
+/// On the sendfile path a response's flush is let go while the client reads at Kestrel's minimum rate or faster; one
+/// that reads slower, or stops, must still be cut, or it would hold its connection and file open for ever.
+/// </summary>
+public sealed class SlowClientDownloadSendFileTests(FileSystemFilesServer server) : SlowClientDownloadTests(server), IClassFixture<FileSystemFilesServer>
+{
+    // Kestrel's grace (5 s) and heartbeat (1 s) with room to spare: a client under the minimum rate this long is cut.
+    private static readonly TimeSpan s_underMinimumPhase = TimeSpan.FromSeconds(20);
+
+    // 0: a client that stops reading after the head; 100 B/s: under Kestrel's 240. Neither may hold the response forever.
+    [Theory]
+    [InlineData(0)]
+    [InlineData(100)]
+    public async Task Get_ClientReadingUnderTheMinimumRate_IsCut(int bytesPerSecond)
+    {
+        var (_, started) = await StartDownloadAsync(seed: 137);
+        using var download = started;
+
+        var (received, cut) = await download.ReadAsync(bytesPerSecond, s_underMinimumPhase);
+
+        Assert.True(cut, $"a client reading {bytesPerSecond} B/s for {s_underMinimumPhase.TotalSeconds} s got every byte");
+        Assert.True(received < Size);
+        await AssertStillServesAsync();
+    }
+}
 
 public sealed class SlowClientDownloadCopyingTests(CopyingFilesServer server) : SlowClientDownloadTests(server), IClassFixture<CopyingFilesServer>;

@@ -59,7 +59,7 @@ public sealed class SendFileConnectionTests : IDisposable
         Assert.Equal(0, LowWatermark(server));
 
         using var file = File.OpenHandle(_path, FileMode.Open, FileAccess.Read, FileShare.Read);
-        var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, CancellationToken.None);
+        var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, minRate: null, CancellationToken.None);
 
         // The file's first bytes have arrived, so its first sendfile has run: the watermark is set. The client has
         // read nothing else, so the file cannot all be in the socket yet.
