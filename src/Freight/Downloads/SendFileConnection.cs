@@ -49,8 +49,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// after 0.69 MB). A flush returns once its piece has been sent and the loop waits for the socket or ends the
     /// chunk (<see cref="FileSend.Progress"/>): for a slow client at once, for a fast one at the chunk's end. While the
     /// socket is full a flush also returns each time the client has read at the response's minimum rate
-    /// (<see cref="WhileSocketFullAsync"/>): the low watermark below makes such a wait last as long as the client takes
-    /// to read 512 KiB.
+    /// (<see cref="WhileSocketFullAsync"/>): a full socket takes more only once a third of its send buffer (autotuned
+    /// to MiBs) has been read.
     /// </summary>
     private const int FlushPieceBytes = 64 * 1024;
 
@@ -82,40 +82,6 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         _pipe = new Pipe(new PipeOptions(pool, PipeScheduler.ThreadPool, PipeScheduler.ThreadPool, PauseWriterBytes, ResumeWriterBytes, segmentSize, useSynchronizationContext: false));
         _output = new SendFileOutput(_pipe.Writer, this);
     }
-
-    // linux/in.h and linux/tcp.h, the same on every architecture.
-    private const int IpProtoTcp = 6;
-    private const int TcpNotSentLowat = 25;
-
-    /// <summary>
-    /// TCP_NOTSENT_LOWAT for file sends: the socket counts as full once this many bytes wait unsent, and epoll wakes a
-    /// waiting send once fewer than half as many do. Without it, a full socket is writable only when a third of its send
-    /// buffer (autotuned to MiBs on loopback) has drained: to a client at 100 KiB/s that was a wait over Kestrel's 5 s
-    /// grace with no progress to report (SlowClientDownloadTests, docs/results/2026-11-25-sendfile.md). It must be in
-    /// place before a file's first sendfile (it also bounds what one call queues), so the loop sets it there. 1 MiB:
-    /// 1 GiB sendfile GETs cost 0.83× the server CPU of 128 KiB (8 interleaved curl rounds, every one below 1.0×;
-    /// 512 KiB 0.95×, within the noise); 2 MiB cost 0.69×. How long a slow client takes to read half the mark no longer
-    /// decides whether it is cut (<see cref="WhileSocketFullAsync"/>; docs/results/2026-11-27-sendfile-lowat.md,
-    /// 2026-11-28-slow-readers.md).
-    /// </summary>
-    private const int NotSentLowWatermarkBytes = 1024 * 1024;
-
-    /// <summary>0 clears the socket's own value: the system's net.ipv4.tcp_notsent_lowat applies (no limit by default).</summary>
-    private const int NoLowWatermark = 0;
-
-    /// <summary>
-    /// The loop clears the low watermark before it sends this many of the pipe's bytes at once with no file after
-    /// them: a large body written by the response (a memory download). Kept on every socket, the watermark cost such
-    /// a download 14–29 % more server CPU (4.7× the sendmsg calls: each stopped at the mark, then 128 KiB unsent), and
-    /// set and cleared around every file send it cost a 128 KiB file ~20 µs more per response (each setsockopt wakes
-    /// the socket's epoll); docs/results/2026-11-27-sendfile-layer.md. 64 KiB: the pipe's pause threshold, so a body flushed in
-    /// 64 KiB writes clears it too, while response heads and small files' bodies (64 KiB + head at most on this
-    /// path) rarely do.
-    /// </summary>
-    private const int ClearLowWatermarkAboveBytes = PauseWriterBytes;
-
-    // Whether the socket has the low watermark now; only the send loop reads or changes it.
-    private bool _lowWatermark;
 
     public PipeReader Input => _transport.Input;
 
@@ -154,27 +120,6 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         finally
         {
             Volatile.Write(ref _fileFollows, false);
-        }
-    }
-
-    /// <summary>
-    /// Sets TCP_NOTSENT_LOWAT (the send loop only). A socket that is already gone (the client left, the connection
-    /// aborted) is not an error here: the send that follows reports it.
-    /// </summary>
-    private void SetLowWatermark(int bytes)
-    {
-        Span<byte> value = stackalloc byte[sizeof(int)];
-        BitConverter.TryWriteBytes(value, bytes);
-        try
-        {
-            _socket.SetRawSocketOption(IpProtoTcp, TcpNotSentLowat, value);
-            _lowWatermark = bytes != NoLowWatermark;
-        }
-        catch (SocketException)
-        {
-        }
-        catch (ObjectDisposedException)
-        {
         }
     }
 
@@ -289,8 +234,9 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         return sending.ClientLeft ? new FlushResult(isCanceled: false, isCompleted: true) : result;
     }
 
-    // linux/tcp.h: getsockopt(IPPROTO_TCP, TCP_INFO) fills struct tcp_info, whose tcpi_bytes_acked (a u64 in the host's
-    // byte order, Linux 4.1 and later) is at byte 120 on every architecture.
+    // linux/in.h and linux/tcp.h: getsockopt(IPPROTO_TCP, TCP_INFO) fills struct tcp_info, whose tcpi_bytes_acked (a
+    // u64 in the host's byte order, Linux 4.1 and later) is at byte 120 on every architecture.
+    private const int IpProtoTcp = 6;
     private const int TcpInfo = 11;
     private const int TcpInfoBytesAckedOffset = 120;
     private const int TcpInfoSize = 232;
@@ -342,13 +288,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 var buffer = result.Buffer;
                 if (!buffer.IsEmpty)
                 {
-                    var fileFollows = Volatile.Read(ref _fileFollows);
-                    if (_lowWatermark && !fileFollows && buffer.Length >= ClearLowWatermarkAboveBytes)
-                    {
-                        SetLowWatermark(NoLowWatermark);
-                    }
-
-                    await SendAsync(buffer, fileFollows);
+                    await SendAsync(buffer, Volatile.Read(ref _fileFollows));
                     _sent += buffer.Length;
                 }
 
@@ -356,11 +296,6 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 if (TakeFileAt(_sent) is { } send)
                 {
                     sending = send;
-                    if (!_lowWatermark)
-                    {
-                        SetLowWatermark(NotSentLowWatermarkBytes);
-                    }
-
                     await SendFileCoreAsync(send);
                     sending = null;
                     Telemetry.FreightTelemetry.SentFile(send.Count, _port);
@@ -609,11 +544,12 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// <summary>
     /// Waits for <paramref name="sending"/>, a send into a full socket, and meanwhile lets the response's waiting flush go
     /// each time the client has read at least the response's minimum rate's worth since the wait began or the flush before
-    /// was let go. With TCP_NOTSENT_LOWAT a full socket takes more only once its unsent bytes have fallen to half the mark:
-    /// 512 KiB to be read, which took a client at 100 KiB/s 5.1 s, at the edge of Kestrel's 5 s grace for a flush, and a
-    /// client at 16 KiB/s was cut after 8 s (SlowClientDownloadTests). A client under the rate, or one that stops reading,
-    /// leaves its flush waiting, and Kestrel cuts it as before. Each wait for room costs a timer and a getsockopt; 1 GiB
-    /// GETs by curl cost the server the same CPU with and without them (docs/results/2026-11-28-slow-readers.md).
+    /// was let go. A full socket takes more only once a third of its send buffer (autotuned to MiBs) has been read, and
+    /// with TCP_NOTSENT_LOWAT 1 MiB (until 2026-11-28) once 512 KiB had: 5.1 s at 100 KiB/s, at the edge of Kestrel's 5 s
+    /// grace for a flush, and a client at 16 KiB/s was cut after 8 s (SlowClientDownloadTests). A client under the rate,
+    /// or one that stops reading, leaves its flush waiting, and Kestrel cuts it as before. Each wait for room costs a
+    /// timer and a getsockopt; 1 GiB GETs by curl cost the server the same CPU with and without them. With this, the
+    /// socket needs no low watermark, whose wake-ups cost those GETs 1.2× the CPU (docs/results/2026-11-28-slow-readers.md).
     /// </summary>
     private async ValueTask WhileSocketFullAsync(ValueTask sending, FileSend send)
     {

@@ -8,17 +8,13 @@ using Microsoft.AspNetCore.Connections;
 namespace Freight.Tests.Downloads;
 
 /// <summary>
-/// <see cref="SendFileConnection"/> on a real loopback socket pair: TCP_NOTSENT_LOWAT is set for file sends and
-/// cleared before a large body from memory, which then sends under the kernel's default (what it cost such bodies:
-/// docs/results/2026-11-27-sendfile-layer.md).
+/// <see cref="SendFileConnection"/> on a real loopback socket pair: bytes from memory, a file larger than the socket's
+/// buffers sent with sendfile, then small and large writes from memory, all arrive in order on one socket.
 /// </summary>
 public sealed class SendFileConnectionTests : IDisposable
 {
     // Larger than loopback's send and receive buffers together, so the send is still under way while the client waits.
     private const int FileLength = 32 * 1024 * 1024 + 7;
-
-    private const int IpProtoTcp = 6;
-    private const int TcpNotSentLowat = 25;
 
     private readonly TempDirectory _dir = new();
     private readonly string _path;
@@ -32,7 +28,7 @@ public sealed class SendFileConnectionTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task SendFile_ThenSmallThenLargeWrite_LowWatermarkSetForTheFileKeptForSmallWritesClearedForALargeOne()
+    public async Task SendFile_BetweenWritesFromMemory_EveryByteInOrder()
     {
         if (!LinuxSendFile.IsSupported)
         {
@@ -52,20 +48,16 @@ public sealed class SendFileConnectionTests : IDisposable
         var connection = new SendFileConnection(context, server, pool: null);
         var loop = connection.RunAsync();
 
-        // A memory response before any file: the kernel's default, no low watermark.
         var head = "HEAD"u8.ToArray();
         await connection.Output.WriteAsync(head);
         Assert.Equal(head, await ReceiveAsync(client, head.Length));
-        Assert.Equal(0, LowWatermark(server));
 
         using var file = File.OpenHandle(_path, FileMode.Open, FileAccess.Read, FileShare.Read);
         var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, minRate: null, CancellationToken.None);
 
-        // The file's first bytes have arrived, so its first sendfile has run: the watermark is set. The client has
-        // read nothing else, so the file cannot all be in the socket yet.
+        // The file's first bytes have arrived; the client has read nothing else, so the file cannot all be in the socket.
         var first = await ReceiveAsync(client, 1);
         Assert.False(send.IsCompleted);
-        Assert.Equal(1024 * 1024, LowWatermark(server));
 
         var rest = await ReceiveAsync(client, FileLength - 1);
         await send;
@@ -73,27 +65,17 @@ public sealed class SendFileConnectionTests : IDisposable
         Assert.Equal(expected[0], first[0]);
         Assert.True(expected.AsSpan(1).SequenceEqual(rest));
 
-        // A small write after the file (a response head, a small body) leaves the watermark as it is.
+        // A small write after the file (a response head, a small body), then a large body from memory.
         var tail = "TAIL"u8.ToArray();
         await connection.Output.WriteAsync(tail);
         Assert.Equal(tail, await ReceiveAsync(client, tail.Length));
-        Assert.Equal(1024 * 1024, LowWatermark(server));
 
-        // A large body from memory clears it before it is sent, and arrives whole on the same socket.
         var body = DeterministicPayload.Create(256 * 1024);
         await connection.Output.WriteAsync(body);
         Assert.Equal(body, await ReceiveAsync(client, body.Length));
-        Assert.Equal(0, LowWatermark(server));
 
         connection.CompleteOutput();
         await loop;
-    }
-
-    private static int LowWatermark(Socket socket)
-    {
-        var value = new byte[sizeof(int)];
-        socket.GetRawSocketOption(IpProtoTcp, TcpNotSentLowat, value);
-        return BitConverter.ToInt32(value);
     }
 
     private static async Task<byte[]> ReceiveAsync(Socket socket, int count)
