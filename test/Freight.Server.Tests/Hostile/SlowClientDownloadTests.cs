@@ -1,10 +1,10 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Net.Sockets;
 using System.Security.Cryptography;
 using System.Text;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Testing.SlowReaders;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Hostile;
@@ -88,34 +88,10 @@ public abstract class SlowClientDownloadTests(FilesServer server)
         /// </summary>
         public async Task<(long Received, bool Cut)> ReadAsync(int bytesPerSecond, TimeSpan slowPhase)
         {
-            var clock = Stopwatch.StartNew();
-            while (Received < length)
-            {
-                var want = (int)Math.Min(buffer.Length, length - Received);
-                if (clock.Elapsed < slowPhase)
-                {
-                    // Paced: never ahead of the rate since the body began.
-                    var allowed = (long)(clock.Elapsed.TotalSeconds * bytesPerSecond) - Received;
-                    if (allowed <= 0)
-                    {
-                        await Task.Delay(20);
-                        continue;
-                    }
-
-                    want = (int)Math.Min(want, allowed);
-                }
-
-                var read = await ReceiveOrZeroAsync(socket, buffer.AsMemory(0, want));
-                if (read == 0)
-                {
-                    return (Received, true);
-                }
-
-                Hash.AppendData(buffer, 0, read);
-                Received += read;
-            }
-
-            return (Received, false);
+            var (received, cut) = await PacedReader.ReadAsync(
+                socket, buffer, Received, length, bytesPerSecond, slowPhase, (bytes, count, _) => Hash.AppendData(bytes, 0, count));
+            Received = received;
+            return (received, cut);
         }
 
         public void Dispose()
@@ -131,7 +107,7 @@ public abstract class SlowClientDownloadTests(FilesServer server)
         var filled = 0;
         while (true)
         {
-            var read = await ReceiveOrZeroAsync(socket, buffer.AsMemory(filled, 4096));
+            var read = await PacedReader.ReceiveOrZeroAsync(socket, buffer.AsMemory(filled, 4096));
             Assert.True(read > 0, "the server closed the connection before the response head");
             filled += read;
             var end = buffer.AsSpan(0, filled).IndexOf("\r\n\r\n"u8);
@@ -144,19 +120,6 @@ public abstract class SlowClientDownloadTests(FilesServer server)
             Assert.StartsWith("HTTP/1.1 200 ", head, StringComparison.Ordinal);
             var lengthLine = head.Split("\r\n").Single(line => line.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase));
             return (long.Parse(lengthLine["Content-Length:".Length..].Trim(), CultureInfo.InvariantCulture), end + 4, filled);
-        }
-    }
-
-    /// <summary>A receive; 0 when the server reset the connection (a cut is a reset or an end, both fail the test the same way).</summary>
-    private static async Task<int> ReceiveOrZeroAsync(Socket socket, Memory<byte> into)
-    {
-        try
-        {
-            return await socket.ReceiveAsync(into, SocketFlags.None);
-        }
-        catch (SocketException)
-        {
-            return 0;
         }
     }
 }

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using System.Text;
 using Freight.Downloads;
 using Freight.Lab.Payload;
+using Freight.Testing.SlowReaders;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
@@ -114,41 +115,8 @@ public sealed class SendFileMinimumRateTests : IAsyncLifetime
         var expected = DeterministicPayload.Create(FileLength, seed: 23);
         long received = filled - headEnd - 4;
         Assert.True(expected.AsSpan(0, (int)received).SequenceEqual(buffer.AsSpan(headEnd + 4, (int)received)));
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (received < FileLength)
-        {
-            var want = (int)Math.Min(buffer.Length, FileLength - received);
-            if (clock.Elapsed < s_pacedPhase)
-            {
-                var allowed = (long)(clock.Elapsed.TotalSeconds * bytesPerSecond) - received;
-                if (allowed <= 0)
-                {
-                    await Task.Delay(10);
-                    continue;
-                }
-
-                want = (int)Math.Min(want, allowed);
-            }
-
-            int read;
-            try
-            {
-                read = await socket.ReceiveAsync(buffer.AsMemory(0, want), SocketFlags.None);
-            }
-            catch (SocketException)
-            {
-                read = 0;
-            }
-
-            if (read == 0)
-            {
-                return (received, true);
-            }
-
-            Assert.True(expected.AsSpan((int)received, read).SequenceEqual(buffer.AsSpan(0, read)), $"the body differs from the file within bytes {received}–{received + read}");
-            received += read;
-        }
-
-        return (received, false);
+        return await PacedReader.ReadAsync(
+            socket, buffer, received, FileLength, bytesPerSecond, s_pacedPhase, (bytes, count, at) =>
+                Assert.True(expected.AsSpan((int)at, count).SequenceEqual(bytes.AsSpan(0, count)), $"the body differs from the file within bytes {at}–{at + count}"));
     }
 }
