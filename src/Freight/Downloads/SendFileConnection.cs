@@ -664,15 +664,13 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         /// <summary>The send has ended, sent or failed (<see cref="Done"/> says which): no wait for progress lasts.</summary>
         public void Finish()
         {
-            TaskCompletionSource? waiting;
+            // No wait begins once this is set (WhenSentAsync reads it under the gate); the one already waiting goes.
             lock (_progressGate)
             {
                 _finished = true;
-                waiting = _progress;
-                _progress = null;
             }
 
-            waiting?.TrySetResult();
+            LetWaiterGo();
         }
 
         /// <summary>
