@@ -280,13 +280,12 @@ public static class FileResponder
 
         if (reader is not null)
         {
-            return CopyRangeAsync(writer, reader, offset, count, sendInChunks, context.RequestAborted);
+            return CopyRangeAsync(writer, reader, offset, count, sendInChunks, context);
         }
 
         if (count > SendFileAboveBytes && SendFileFor(context) is { } sendFile)
         {
-            var minRate = context.Features.Get<IHttpMinResponseDataRateFeature>()?.MinDataRate;
-            return sendFile.SendFileAsync(writer, file!, offset, count, minRate, context.RequestAborted);
+            return sendFile.SendFileAsync(writer, file!, offset, count, context, context.RequestAborted);
         }
 
         if (!sendInChunks)
@@ -297,7 +296,7 @@ public static class FileResponder
             return Task.CompletedTask;
         }
 
-        return FileSender.SendAsync(writer, file!, offset, count, context.RequestAborted);
+        return FileSender.SendAsync(writer, file!, offset, count, context, context.RequestAborted);
     }
 
     private static async Task WriteContentAfterAsync(Task started, PipeWriter writer, ReadOnlyMemory<byte> content)
@@ -335,8 +334,9 @@ public static class FileResponder
     /// <see cref="IObjectReader.OpenRangeAsync"/> stream, read straight into the writer's memory, and flushes as
     /// <see cref="FileSender"/> does when <paramref name="sendInChunks"/>: 64 KiB first, doubling up to 1 MiB.
     /// </summary>
-    private static async Task CopyRangeAsync(PipeWriter writer, IObjectReader reader, long offset, long count, bool sendInChunks, CancellationToken cancellationToken)
+    private static async Task CopyRangeAsync(PipeWriter writer, IObjectReader reader, long offset, long count, bool sendInChunks, HttpContext context)
     {
+        var cancellationToken = context.RequestAborted;
         if (count == 0)
         {
             // An empty object: nothing to fetch, and S3 has no way to ask for zero bytes.
@@ -344,6 +344,7 @@ public static class FileResponder
         }
 
         await using var source = await reader.OpenRangeAsync(offset, count, cancellationToken);
+        using var flushes = new WatchedFlushes(writer, context);
         var flushAfter = FileSender.FirstChunkSize;
         var unflushed = 0;
         while (count > 0)
@@ -372,7 +373,7 @@ public static class FileResponder
 
             unflushed = 0;
             flushAfter = Math.Min(flushAfter * 2, FileSender.MaxChunkSize);
-            var flush = await writer.FlushAsync(cancellationToken);
+            var flush = await flushes.FlushAsync(cancellationToken);
             if (flush.IsCanceled || flush.IsCompleted)
             {
                 // The client is gone: the rest of the range would be fetched for nobody.

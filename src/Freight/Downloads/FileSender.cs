@@ -1,4 +1,5 @@
 using System.IO.Pipelines;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
@@ -45,10 +46,20 @@ public static class FileSender
     }
 
     /// <summary>Sends <paramref name="count"/> bytes of <paramref name="file"/> from <paramref name="offset"/>.</summary>
-    public static async Task SendAsync(PipeWriter writer, SafeFileHandle file, long offset, long count, CancellationToken cancellationToken = default)
+    public static Task SendAsync(PipeWriter writer, SafeFileHandle file, long offset, long count, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(file);
+        return SendAsync(writer, file, offset, count, context: null, cancellationToken);
+    }
+
+    /// <summary>
+    /// As the public overload, for <paramref name="context"/>'s response body: a flush that waits on the client holds it
+    /// to the response's minimum data rate (<see cref="WatchedFlushes"/>).
+    /// </summary>
+    internal static async Task SendAsync(PipeWriter writer, SafeFileHandle file, long offset, long count, HttpContext? context, CancellationToken cancellationToken)
+    {
+        using var flushes = new WatchedFlushes(writer, context);
         var flushAfter = FirstChunkSize;
         var unflushed = 0;
         while (count > 0)
@@ -64,7 +75,7 @@ public static class FileSender
 
             unflushed = 0;
             flushAfter = Math.Min(flushAfter * 2, MaxChunkSize);
-            var flush = await writer.FlushAsync(cancellationToken);
+            var flush = await flushes.FlushAsync(cancellationToken);
             if (flush.IsCanceled || flush.IsCompleted)
             {
                 return;

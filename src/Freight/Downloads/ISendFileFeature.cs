@@ -1,5 +1,5 @@
 using System.IO.Pipelines;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
@@ -16,8 +16,8 @@ internal interface ISendFileFeature
     /// <paramref name="count"/> bytes of the response body written to <paramref name="responseWriter"/>, after
     /// everything written before them. Completes once the bytes have been handed to the kernel, or throws (the
     /// connection is then aborted: a body must never be cut short). The file handle is no longer used when it returns.
-    /// <paramref name="minRate"/> is the response's minimum data rate (Kestrel's, null when off): a client reading at
-    /// least that fast is not cut, however long the socket makes a send wait.
+    /// While the socket makes a send wait, the client of <paramref name="response"/> is held to its minimum data rate
+    /// (<see cref="ClientReadWatch"/>; null: not held to any): one reading at least that fast is not cut, however long the wait.
     /// </summary>
-    Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, MinDataRate? minRate, CancellationToken cancellationToken);
+    Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, HttpContext? response, CancellationToken cancellationToken);
 }

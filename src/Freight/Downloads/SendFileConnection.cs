@@ -1,11 +1,10 @@
 using System.Buffers;
-using System.Diagnostics;
 using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using Microsoft.AspNetCore.Connections;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
@@ -48,9 +47,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
     /// 1 MiB chunk cut a client reading under ~1 MiB per 5–6 s (SlowClientDownloadTests at 100 KiB/s: cut at 6.7 s,
     /// after 0.69 MB). A flush returns once its piece has been sent and the loop waits for the socket or ends the
     /// chunk (<see cref="FileSend.Progress"/>): for a slow client at once, for a fast one at the chunk's end. While the
-    /// socket is full a flush also returns each time the client has read at the response's minimum rate
-    /// (<see cref="WhileSocketFullAsync"/>): a full socket takes more only once a third of its send buffer (autotuned
-    /// to MiBs) has been read.
+    /// socket is full a flush also returns at each check the client passes (<see cref="WhileSocketFullAsync"/>): a full
+    /// socket takes more only once a third of its send buffer (autotuned to MiBs) has been read.
     /// </summary>
     private const int FlushPieceBytes = 64 * 1024;
 
@@ -87,7 +85,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
     public PipeWriter Output => _output;
 
-    public async Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, MinDataRate? minRate, CancellationToken cancellationToken)
+    public async Task SendFileAsync(PipeWriter responseWriter, SafeFileHandle file, long offset, long count, HttpContext? response, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(responseWriter);
         ArgumentNullException.ThrowIfNull(file);
@@ -108,7 +106,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
                 // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
                 var chunk = Math.Min(count, FileSender.MaxChunkSize);
-                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, minRate, cancellationToken), cancellationToken))
+                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, response, cancellationToken), cancellationToken))
                 {
                     return;
                 }
@@ -232,30 +230,6 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
         // logged as an "Unexpected exception in TimingPipeFlusher.FlushAsync"). A failed send is the response's to
         // throw (SendChunkAsync), not this flush's.
         return sending.ClientLeft ? new FlushResult(isCanceled: false, isCompleted: true) : result;
-    }
-
-    // linux/in.h and linux/tcp.h: getsockopt(IPPROTO_TCP, TCP_INFO) fills struct tcp_info, whose tcpi_bytes_acked (a
-    // u64 in the host's byte order, Linux 4.1 and later) is at byte 120 on every architecture.
-    private const int IpProtoTcp = 6;
-    private const int TcpInfo = 11;
-    private const int TcpInfoBytesAckedOffset = 120;
-    private const int TcpInfoSize = 232;
-
-    /// <summary>The bytes the client's TCP has acknowledged on this connection so far; -1 when the socket cannot tell.</summary>
-    private long BytesAcknowledged()
-    {
-        Span<byte> info = stackalloc byte[TcpInfoSize];
-        try
-        {
-            var length = _socket.GetRawSocketOption(IpProtoTcp, TcpInfo, info);
-            return length >= TcpInfoBytesAckedOffset + sizeof(long)
-                ? (long)MemoryMarshal.Read<ulong>(info[TcpInfoBytesAckedOffset..])
-                : -1;
-        }
-        catch (Exception error) when (error is SocketException or ObjectDisposedException)
-        {
-            return -1;
-        }
     }
 
     /// <summary>
@@ -543,46 +517,26 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
     /// <summary>
     /// Waits for <paramref name="sending"/>, a send into a full socket, and meanwhile lets the response's waiting flush go
-    /// each time the client has read at least the response's minimum rate's worth since the wait began or the flush before
-    /// was let go. A full socket takes more only once a third of its send buffer (autotuned to MiBs) has been read, and
-    /// with TCP_NOTSENT_LOWAT 1 MiB (until 2026-11-28) once 512 KiB had: 5.1 s at 100 KiB/s, at the edge of Kestrel's 5 s
-    /// grace for a flush, and a client at 16 KiB/s was cut after 8 s (SlowClientDownloadTests). A client under the rate,
-    /// or one that stops reading, leaves its flush waiting, and Kestrel cuts it as before. Each wait for room costs a
-    /// timer and a getsockopt; 1 GiB GETs by curl cost the server the same CPU with and without them. With this, the
-    /// socket needs no low watermark, whose wake-ups cost those GETs 1.2× the CPU (docs/results/2026-11-28-slow-readers.md).
+    /// at each check of <see cref="ClientReadWatch"/>'s rule that the client passes, so the rule alone decides when it is
+    /// cut: Kestrel times each waiting flush against its grace alone, and a full socket takes more only once a third of
+    /// its send buffer (autotuned to MiBs) has been read, so a client at 16 KiB/s was cut after 8 s
+    /// (SlowClientDownloadTests). With the rule, the socket needs no low watermark, whose wake-ups cost 1 GiB GETs 1.2×
+    /// the CPU; a wait for room costs a timer and a getsockopt a second, and a fast GET waits a few times per GiB
+    /// (docs/results/2026-11-28-slow-readers.md).
     /// </summary>
     private async ValueTask WhileSocketFullAsync(ValueTask sending, FileSend send)
     {
-        var readBefore = sending.IsCompleted || send.MinRate is null ? -1 : BytesAcknowledged();
-        if (readBefore < 0 || send.MinRate is not { } minRate)
+        if (sending.IsCompleted || ClientReadWatch.TryStart(_socket, send.Response) is not { } client)
         {
             await sending;
             return;
         }
 
-        // Kestrel's grace is more than its 1 s heartbeat; checked at half of it (at most every second), a client that
-        // reads is seen before the grace ends.
-        var interval = TimeSpan.FromTicks(Math.Min(TimeSpan.TicksPerSecond, minRate.GracePeriod.Ticks / 2));
-        var since = Stopwatch.GetTimestamp();
-        var wait = sending.AsTask();
-        using var stop = new CancellationTokenSource();
-        while (await Task.WhenAny(wait, Task.Delay(interval, stop.Token)) != wait)
-        {
-            var read = BytesAcknowledged();
-            if (read > readBefore && read - readBefore >= minRate.BytesPerSecond * Stopwatch.GetElapsedTime(since).TotalSeconds)
-            {
-                send.LetWaiterGo();
-                readBefore = read;
-                since = Stopwatch.GetTimestamp();
-            }
-        }
-
-        await stop.CancelAsync();
-        await wait;
+        await client.WaitAsync(sending.AsTask(), send.LetWaiterGo);
     }
 
     /// <summary>A file's bytes to send once the pipe's bytes up to <see cref="Position"/> are sent.</summary>
-    private sealed class FileSend(SafeFileHandle file, long offset, long count, long position, MinDataRate? minRate, CancellationToken cancellationToken)
+    private sealed class FileSend(SafeFileHandle file, long offset, long count, long position, HttpContext? response, CancellationToken cancellationToken)
     {
         public SafeFileHandle File { get; } = file;
 
@@ -592,8 +546,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
         public long Position { get; } = position;
 
-        /// <summary>The response's minimum data rate (null when off): a waiting flush is let go while the client reads faster.</summary>
-        public MinDataRate? MinRate { get; } = minRate;
+        /// <summary>The response the bytes are for, whose minimum data rate the client is held to (null: not held to any).</summary>
+        public HttpContext? Response { get; } = response;
 
         public CancellationToken CancellationToken { get; } = cancellationToken;
 
@@ -632,7 +586,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             }
         }
 
-        /// <summary>Lets go a waiting flush, its bytes sent or not: the client is reading (<see cref="WhileSocketFullAsync"/>).</summary>
+        /// <summary>Lets go a waiting flush, its bytes sent or not: the client has not fallen behind (<see cref="WhileSocketFullAsync"/>).</summary>
         public void LetWaiterGo()
         {
             TaskCompletionSource? waiting;
@@ -675,7 +629,7 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
 
         /// <summary>
         /// Completes once <paramref name="bytes"/> of the file's bytes have left, the send has ended (<see cref="Done"/> says
-        /// how), or the client is reading while the socket is full (<see cref="LetWaiterGo"/>); it never throws.
+        /// how), or a check of the client passes while the socket is full (<see cref="LetWaiterGo"/>); it never throws.
         /// </summary>
         public Task WhenSentAsync(long bytes)
         {

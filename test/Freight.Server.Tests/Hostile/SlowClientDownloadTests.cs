@@ -5,6 +5,7 @@ using System.Text;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Testing.SlowReaders;
+using Microsoft.Extensions.Logging;
 using static Freight.Server.Tests.Files.FilesApi;
 
 namespace Freight.Server.Tests.Hostile;
@@ -15,7 +16,8 @@ namespace Freight.Server.Tests.Hostile;
 /// times each flush of a body written through GetMemory/Advance against its 5 s grace alone, whatever its size, so a
 /// body flushed in 1 MiB pieces was cut from such a client (docs/results/2026-11-25-sendfile.md), and so was a client
 /// at 16 KiB/s on the sendfile path, whose socket let a send wait until 512 KiB had been read
-/// (docs/results/2026-11-28-slow-readers.md).
+/// (docs/results/2026-11-28-slow-readers.md). A client under the rate, or one that stops, is cut on both paths and logged
+/// once (docs/results/2026-11-28-stalled-readers.md).
 /// </summary>
 public abstract class SlowClientDownloadTests(FilesServer server)
 {
@@ -46,8 +48,41 @@ public abstract class SlowClientDownloadTests(FilesServer server)
         Assert.Equal(SHA256.HashData(content), download.Hash.GetHashAndReset());
     }
 
+    // Kestrel's 5 s grace and a check a second, with room to spare: a client under the minimum rate this long is cut.
+    private static readonly TimeSpan s_underMinimumPhase = TimeSpan.FromSeconds(20);
+
+    /// <summary>
+    /// 0: a client that stops reading after the head; 100 B/s: under Kestrel's 240. Neither may hold the response for
+    /// ever: on the copying path, Kestrel's own timer did not cut either in 20 s, and the client then took every byte.
+    /// </summary>
+    [Theory]
+    [InlineData(0)]
+    [InlineData(100)]
+    public async Task Get_ClientReadingUnderTheMinimumRate_IsCutAndLoggedOnce(int bytesPerSecond)
+    {
+        var (_, started) = await StartDownloadAsync(seed: 137);
+        using var download = started;
+        var mark = server.Logs.Count;
+
+        var (received, cut) = await download.ReadAsync(bytesPerSecond, s_underMinimumPhase);
+
+        Assert.True(cut, $"a client reading {bytesPerSecond} B/s for {s_underMinimumPhase.TotalSeconds} s got every byte");
+        Assert.True(received < Size);
+        AssertCutLoggedOnce(server, mark);
+        await AssertStillServesAsync();
+    }
+
+    /// <summary>One log line, Freight's on every path, says the client was cut for reading under the minimum rate.</summary>
+    internal static void AssertCutLoggedOnce(FilesServer server, int mark)
+    {
+        var entries = server.Logs.Since(mark, LogLevel.Information);
+        Assert.Single(entries, entry => entry.Message.Contains("minimum", StringComparison.OrdinalIgnoreCase) && entry.Message.Contains("rate", StringComparison.OrdinalIgnoreCase));
+    }
+
     /// <summary>The server still stores and serves files after cutting the client.</summary>
-    protected async Task AssertStillServesAsync()
+    protected Task AssertStillServesAsync() => AssertStillServesAsync(server);
+
+    internal static async Task AssertStillServesAsync(FilesServer server)
     {
         var key = $"{NewRoot()}/after-the-cut.bin";
         var content = Content(64 * 1024, seed: 139);
@@ -124,30 +159,6 @@ public abstract class SlowClientDownloadTests(FilesServer server)
     }
 }
 
-/// <summary>
-/// On the sendfile path a response's flush is let go while the client reads at Kestrel's minimum rate or faster; one
-/// that reads slower, or stops, must still be cut, or it would hold its connection and file open for ever.
-/// </summary>
-public sealed class SlowClientDownloadSendFileTests(FileSystemFilesServer server) : SlowClientDownloadTests(server), IClassFixture<FileSystemFilesServer>
-{
-    // Kestrel's grace (5 s) and heartbeat (1 s) with room to spare: a client under the minimum rate this long is cut.
-    private static readonly TimeSpan s_underMinimumPhase = TimeSpan.FromSeconds(20);
-
-    // 0: a client that stops reading after the head; 100 B/s: under Kestrel's 240. Neither may hold the response forever.
-    [Theory]
-    [InlineData(0)]
-    [InlineData(100)]
-    public async Task Get_ClientReadingUnderTheMinimumRate_IsCut(int bytesPerSecond)
-    {
-        var (_, started) = await StartDownloadAsync(seed: 137);
-        using var download = started;
-
-        var (received, cut) = await download.ReadAsync(bytesPerSecond, s_underMinimumPhase);
-
-        Assert.True(cut, $"a client reading {bytesPerSecond} B/s for {s_underMinimumPhase.TotalSeconds} s got every byte");
-        Assert.True(received < Size);
-        await AssertStillServesAsync();
-    }
-}
+public sealed class SlowClientDownloadSendFileTests(FileSystemFilesServer server) : SlowClientDownloadTests(server), IClassFixture<FileSystemFilesServer>;
 
 public sealed class SlowClientDownloadCopyingTests(CopyingFilesServer server) : SlowClientDownloadTests(server), IClassFixture<CopyingFilesServer>;

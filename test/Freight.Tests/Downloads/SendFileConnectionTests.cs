@@ -53,7 +53,7 @@ public sealed class SendFileConnectionTests : IDisposable
         Assert.Equal(head, await ReceiveAsync(client, head.Length));
 
         using var file = File.OpenHandle(_path, FileMode.Open, FileAccess.Read, FileShare.Read);
-        var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, minRate: null, CancellationToken.None);
+        var send = connection.SendFileAsync(connection.Output, file, 0, FileLength, response: null, CancellationToken.None);
 
         // The file's first bytes have arrived; the client has read nothing else, so the file cannot all be in the socket.
         var first = await ReceiveAsync(client, 1);

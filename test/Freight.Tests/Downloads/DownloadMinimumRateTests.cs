@@ -13,12 +13,12 @@ using Microsoft.Extensions.Logging;
 namespace Freight.Tests.Downloads;
 
 /// <summary>
-/// A user's app with <see cref="SendFileConnections"/> and its own minimum response data rate (256 KiB/s, 2 s grace),
-/// through a real Kestrel on 127.0.0.1:0: the sendfile path lets a waiting flush go only while the client reads at
-/// that rate, so a client reading a quarter as fast is cut as Kestrel would cut it on its own path, and one above it
-/// gets every byte.
+/// A user's app with its own minimum response data rate (256 KiB/s, 2 s grace), through a real Kestrel on 127.0.0.1:0, on
+/// both download paths: with <see cref="SendFileConnections"/> (sendfile) and without (the copying path, as over TLS). A
+/// client reading a quarter as fast is cut, and one above the rate gets every byte. (A client that stops reading at
+/// Kestrel's default rate is the server's suite's: SlowClientDownloadTests.)
 /// </summary>
-public sealed class SendFileMinimumRateTests : IAsyncLifetime
+public sealed class DownloadMinimumRateTests : IAsyncLifetime
 {
     private const int FileLength = 64 * 1024 * 1024;
     private const int MinBytesPerSecond = 256 * 1024;
@@ -31,75 +31,83 @@ public sealed class SendFileMinimumRateTests : IAsyncLifetime
 
     private readonly TempDirectory _dir = new();
     private readonly FileCache _cache = new(new FileCacheOptions());
-    private WebApplication? _app;
-    private Uri? _address;
+    private readonly Dictionary<string, (WebApplication App, Uri Address)> _servers = [];
+    private string _path = "";
+
+    public static TheoryData<string> Paths => ["sendfile", "copying"];
 
     public async Task InitializeAsync()
     {
-        if (!LinuxSendFile.IsSupported)
+        _path = _dir.Combine("large.bin");
+        DeterministicPayload.WriteFile(_path, FileLength, seed: 23);
+        if (LinuxSendFile.IsSupported)
         {
-            return;
+            _servers["sendfile"] = await StartAsync(listen => listen.Use(SendFileConnections.Use));
         }
 
-        var path = _dir.Combine("large.bin");
-        DeterministicPayload.WriteFile(path, FileLength, seed: 23);
+        _servers["copying"] = await StartAsync(_ => { });
+    }
 
+    private async Task<(WebApplication, Uri)> StartAsync(Action<ListenOptions> configure)
+    {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.Limits.MinResponseDataRate = new MinDataRate(MinBytesPerSecond, TimeSpan.FromSeconds(2));
-            kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Use(SendFileConnections.Use));
+            kestrel.Listen(IPAddress.Loopback, 0, configure);
         });
-        _app = builder.Build();
-        _app.MapGet("/large.bin", async context => await FileResponder.TrySendAsync(context, _cache, path));
-        await _app.StartAsync();
-        _address = new Uri(_app.Urls.First());
+        var app = builder.Build();
+        app.MapGet("/large.bin", async context => await FileResponder.TrySendAsync(context, _cache, _path));
+        await app.StartAsync();
+        return (app, new Uri(app.Urls.First()));
     }
 
     public async Task DisposeAsync()
     {
-        if (_app is not null)
+        foreach (var (app, _) in _servers.Values)
         {
-            await _app.DisposeAsync();
+            await app.DisposeAsync();
         }
 
         _dir.Dispose();
     }
 
-    [Fact]
-    public async Task Get_ClientUnderTheAppsMinimumRate_IsCut()
+    [Theory]
+    [MemberData(nameof(Paths))]
+    public async Task Get_ClientUnderTheAppsMinimumRate_IsCut(string path)
     {
-        if (_address is null)
+        if (!_servers.TryGetValue(path, out var server))
         {
             return;
         }
 
-        var (received, cut) = await DownloadAsync(MinBytesPerSecond / 4);
+        var (received, cut) = await DownloadAsync(server.Address, MinBytesPerSecond / 4);
 
         Assert.True(cut, $"a client at a quarter of the minimum rate got all {received} bytes");
     }
 
-    [Fact]
-    public async Task Get_ClientOverTheAppsMinimumRate_GetsEveryByte()
+    [Theory]
+    [MemberData(nameof(Paths))]
+    public async Task Get_ClientOverTheAppsMinimumRate_GetsEveryByte(string path)
     {
-        if (_address is null)
+        if (!_servers.TryGetValue(path, out var server))
         {
             return;
         }
 
-        var (received, cut) = await DownloadAsync(MinBytesPerSecond * 3);
+        var (received, cut) = await DownloadAsync(server.Address, MinBytesPerSecond * 3);
 
         Assert.False(cut, $"a client at three times the minimum rate was cut after {received} bytes");
         Assert.Equal(FileLength, received);
     }
 
     /// <summary>GETs the file on a raw socket, reading at <paramref name="bytesPerSecond"/> for <see cref="s_pacedPhase"/> and freely after; the body bytes read and whether the server closed first.</summary>
-    private async Task<(long Received, bool Cut)> DownloadAsync(int bytesPerSecond)
+    private static async Task<(long Received, bool Cut)> DownloadAsync(Uri address, int bytesPerSecond)
     {
         using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { ReceiveBufferSize = ReceiveBufferBytes };
-        await socket.ConnectAsync(_address!.Host, _address.Port);
-        await socket.SendAsync(Encoding.ASCII.GetBytes($"GET /large.bin HTTP/1.1\r\nHost: {_address.Authority}\r\n\r\n"), SocketFlags.None);
+        await socket.ConnectAsync(address.Host, address.Port);
+        await socket.SendAsync(Encoding.ASCII.GetBytes($"GET /large.bin HTTP/1.1\r\nHost: {address.Authority}\r\n\r\n"), SocketFlags.None);
 
         var buffer = new byte[64 * 1024];
         var filled = 0;
