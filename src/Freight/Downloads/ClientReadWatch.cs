@@ -142,6 +142,7 @@ internal sealed class ClientReadWatch
 
     private void Cut()
     {
+        FreightTelemetry.CutDownload(_response.Connection.LocalPort);
         if (_response.RequestServices?.GetService<ILoggerFactory>() is { } loggers)
         {
             DownloadLog.SlowReaderCut(loggers.CreateLogger(LogCategory), _response.TraceIdentifier, _minRate.BytesPerSecond, _minRate.GracePeriod.TotalSeconds);

@@ -75,6 +75,10 @@ public static class FreightTelemetry
     internal static readonly Counter<long> SendFileBytes = Meter.CreateCounter<long>(
         "freight.sendfile.bytes", "By", "Bytes of file bodies sent with sendfile(2).");
 
+    /// <summary>Downloads cut because their client read under the minimum response data rate for a whole grace period, by listening port.</summary>
+    internal static readonly Counter<long> DownloadsCut = Meter.CreateCounter<long>(
+        "freight.download.cut", "{download}", "Downloads cut: the client read under the minimum response data rate for a whole grace period.");
+
     internal static readonly Counter<long> UploadsStarted = Meter.CreateCounter<long>(
         "freight.upload.started", "{upload}", "Uploads that started (each ends once: completed, refused or aborted).");
 
@@ -111,6 +115,9 @@ public static class FreightTelemetry
             SendFileBytes.Add(bytes, new KeyValuePair<string, object?>(ServerPortTag, port));
         }
     }
+
+    /// <summary>Counts one download cut for a slow reader on the listener at <paramref name="port"/>.</summary>
+    internal static void CutDownload(int port) => DownloadsCut.Add(1, new KeyValuePair<string, object?>(ServerPortTag, port));
 
     /// <summary>Counts one digest that did not match, by its algorithm's name.</summary>
     internal static void DigestMismatch(string algorithm) =>

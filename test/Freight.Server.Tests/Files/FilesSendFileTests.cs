@@ -26,7 +26,7 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         var key = $"{NewRoot()}/twice.bin";
         var content = Content(Size, seed: 71);
         await CreateAsync(server, key, content);
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
 
         await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/files/" + key));
@@ -40,7 +40,7 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         Assert.Equal(206, second.StatusCode);
         Assert.Equal("bytes 100000-2999999/" + Size.ToString(CultureInfo.InvariantCulture), second.Header("Content-Range"));
         Assert.Equal(SHA256.HashData(content.AsSpan(100_000, 2_900_000)), SHA256.HashData(second.Body));
-        Assert.Equal(Size + 2_900_000L, sendfile.Bytes);
+        Assert.Equal(Size + 2_900_000L, sendfile.Sum);
     }
 
     [Fact]
@@ -49,13 +49,13 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         var key = $"{NewRoot()}/range.bin";
         var content = Content(Size, seed: 72);
         await CreateAsync(server, key, content);
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
 
         using var response = await SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=1-1500000"));
 
         Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
         Assert.Equal(content.AsSpan(1, 1_500_000).ToArray(), await response.Content.ReadAsByteArrayAsync());
-        Assert.Equal(1_500_000, sendfile.Bytes);
+        Assert.Equal(1_500_000, sendfile.Sum);
     }
 
     [Fact]
@@ -65,7 +65,7 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         var content = Content(Size, seed: 73);
         await CreateAsync(server, key, content);
         (int First, int Last)[] ranges = [(0, 399_999), (1_000_000, 1_999_999), (Size - 300_000, Size - 1)];
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
 
         using var response = await SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-399999,1000000-1999999,-300000"));
 
@@ -86,7 +86,7 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
         }
 
         Assert.Null(await reader.ReadNextSectionAsync());
-        Assert.Equal(400_000 + 1_000_000 + 300_000, sendfile.Bytes);
+        Assert.Equal(400_000 + 1_000_000 + 300_000, sendfile.Sum);
     }
 
     [Theory]
@@ -219,13 +219,13 @@ public sealed class FilesSendFileTests(FileSystemFilesServer server) : IClassFix
             VersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };
         request.Headers.TryAddWithoutValidation("Range", "bytes=5-2999999");
-        using var sendfile = new SendFileMeter(server.HttpsAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpsAddress);
         using var response = await server.Client.SendAsync(request);
 
         Assert.Equal(protocol == Protocol.Http2 ? HttpVersion.Version20 : HttpVersion.Version11, response.Version);
         Assert.Equal(HttpStatusCode.PartialContent, response.StatusCode);
         Assert.Equal(SHA256.HashData(content.AsSpan(5, 2_999_995)), SHA256.HashData(await response.Content.ReadAsByteArrayAsync()));
-        Assert.Equal(0, sendfile.Bytes);
+        Assert.Equal(0, sendfile.Sum);
     }
 }
 
@@ -238,13 +238,13 @@ public sealed class FilesSendFileOffTests(CopyingFilesServer server) : IClassFix
         var key = $"{NewRoot()}/copied.bin";
         var content = Content(3 * Payloads.MiB, seed: 77);
         await CreateAsync(server, key, content);
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
 
         using var response = await SendAsync(server, HttpMethod.Get, "/files/" + key);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Equal(SHA256.HashData(content), SHA256.HashData(await response.Content.ReadAsByteArrayAsync()));
-        Assert.Equal(0, sendfile.Bytes);
+        Assert.Equal(0, sendfile.Sum);
     }
 }
 
@@ -279,7 +279,7 @@ public sealed class SendFileLargeOffsetTests(LabServer server) : IClassFixture<L
             }
         }
 
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         long expectedSent = 0;
         try
         {
@@ -295,7 +295,7 @@ public sealed class SendFileLargeOffsetTests(LabServer server) : IClassFixture<L
                 expectedSent += count;
             }
 
-            Assert.Equal(expectedSent, sendfile.Bytes);
+            Assert.Equal(expectedSent, sendfile.Sum);
         }
         finally
         {

@@ -62,21 +62,26 @@ public abstract class SlowClientDownloadTests(FilesServer server)
     {
         var (_, started) = await StartDownloadAsync(seed: 137);
         using var download = started;
+        using var cuts = new PortMeter("freight.download.cut", server.HttpAddress);
         var mark = server.Logs.Count;
 
         var (received, cut) = await download.ReadAsync(bytesPerSecond, s_underMinimumPhase);
 
         Assert.True(cut, $"a client reading {bytesPerSecond} B/s for {s_underMinimumPhase.TotalSeconds} s got every byte");
         Assert.True(received < Size);
-        AssertCutLoggedOnce(server, mark);
+        AssertCutOnce(server, mark, cuts);
         await AssertStillServesAsync();
     }
 
-    /// <summary>One log line, Freight's on every path, says the client was cut for reading under the minimum rate.</summary>
-    internal static void AssertCutLoggedOnce(FilesServer server, int mark)
+    /// <summary>
+    /// The cut was Freight's, on every path: one log line says the client read under the minimum rate, and
+    /// <c>freight.download.cut</c> counted one on the listener.
+    /// </summary>
+    internal static void AssertCutOnce(FilesServer server, int mark, PortMeter cuts)
     {
         var entries = server.Logs.Since(mark, LogLevel.Information);
         Assert.Single(entries, entry => entry.Message.Contains("minimum", StringComparison.OrdinalIgnoreCase) && entry.Message.Contains("rate", StringComparison.OrdinalIgnoreCase));
+        Assert.Equal(1, cuts.Sum);
     }
 
     /// <summary>The server still stores and serves files after cutting the client.</summary>

@@ -32,7 +32,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
     [Fact]
     public async Task Get_128KiBFileThenSmallFileOnOneConnection_ExactBodiesAndTheConnectionKeptAlive()
     {
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
 
         await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, PathOf(Size)));
@@ -50,7 +50,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
         Assert.Equal(s_file, second.Body);
         Assert.Equal(200, third.StatusCode);
         Assert.Equal(DeterministicPayload.Create(4096), third.Body);
-        Assert.Equal(BySendFile(2L * Size), sendfile.Bytes);
+        Assert.Equal(BySendFile(2L * Size), sendfile.Sum);
     }
 
     [Theory]
@@ -58,7 +58,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
     [InlineData(0, Size)]
     public async Task Get_SingleRangeOver64KiB_206WithThoseBytesThenKeptAlive(int first, int count)
     {
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
         var last = first + count - 1;
 
@@ -72,13 +72,13 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
         Assert.Equal(s_file.AsSpan(first, count).ToArray(), ranged.Body);
         Assert.Equal(200, after.StatusCode);
         Assert.Equal(DeterministicPayload.Create(4096), after.Body);
-        Assert.Equal(BySendFile(count), sendfile.Bytes);
+        Assert.Equal(BySendFile(count), sendfile.Sum);
     }
 
     [Fact]
     public async Task Get_SingleRangeOfExactly64KiB_206CopiedNotBySendfile()
     {
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         const int First = 5000;
         const int Count = FileResponder.SendFileAboveBytes;
 
@@ -90,7 +90,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
         Assert.StartsWith("HTTP/1.1 206 ", head, StringComparison.Ordinal);
         Assert.Equal(Count.ToString(CultureInfo.InvariantCulture), RawExchange.Header(head, "Content-Length"));
         Assert.Equal(s_file.AsSpan(First, Count).ToArray(), rest);
-        Assert.Equal(0, sendfile.Bytes);
+        Assert.Equal(0, sendfile.Sum);
     }
 
     [Fact]
@@ -99,7 +99,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
         // 100,000 + 10,001 bytes of parts: under FileResponder.WholeWriteMaxBytes, but the first part is over
         // SendFileAboveBytes, so with sendfile on it flushes mid-body and the close delimiter needs its own flush.
         (int First, int Last)[] ranges = [(0, 99_999), (120_000, 130_000)];
-        using var sendfile = new SendFileMeter(server.HttpAddress);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", server.HttpAddress);
         await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
 
         await connection.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, PathOf(Size), "Range: bytes=0-99999,120000-130000"));
@@ -125,7 +125,7 @@ public abstract class LabStaticSendFileTests(ServerHarness server, bool sendFile
         Assert.Null(await reader.ReadNextSectionAsync());
         Assert.Equal(200, after.StatusCode);
         Assert.Equal(DeterministicPayload.Create(4096), after.Body);
-        Assert.Equal(BySendFile(100_000), sendfile.Bytes);
+        Assert.Equal(BySendFile(100_000), sendfile.Sum);
     }
 }
 
