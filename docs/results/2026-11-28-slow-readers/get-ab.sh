@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# 1 GiB sendfile GETs with curl against two builds of `freight serve` side by side, as a fast client sees them.
-# usage: get-ab.sh BEFORE_DLL AFTER_DLL ROUNDS GETS_PER_ROUND
+# 1 GiB GETs (sendfile unless SERVE_ARGS say otherwise) with curl against two builds of `freight serve` side by side, as a fast client sees them.
+# usage: get-ab.sh BEFORE_DLL AFTER_DLL ROUNDS GETS_PER_ROUND [SERVE_ARGS...]   (e.g. --Freight:SendFile false: the copying path)
 # Each server gets its own data dir with the same 1 GiB of random bytes (hard links) and 20 warm-up GETs; then per
 # round, the order alternating, one curl of GETS URLs on one keep-alive connection per server, its utime+stime from
 # /proc/PID/stat before and after, and the bytes received checked.
 set -euo pipefail
-before=$1; after=$2; rounds=$3; gets=$4
+before=$1; after=$2; rounds=$3; gets=$4; shift 4; serve_args=("$@")
 dir=${TMPDIR:-/tmp}/slow-readers-get
 tck=$(getconf CLK_TCK)
 mkdir -p "$dir"
@@ -13,7 +13,7 @@ mkdir -p "$dir"
 declare -A dll=( [before]=$before [after]=$after ) port=( [before]=47731 [after]=47732 ) pid=()
 for name in before after; do
   mkdir -p "$dir/data-$name/lab/static"; ln -f "$dir/1g.bin" "$dir/data-$name/lab/static/1g.bin"
-  dotnet "${dll[$name]}" serve --urls "http://127.0.0.1:${port[$name]}" --data-dir "$dir/data-$name" > "$dir/$name.log" 2>&1 &
+  dotnet "${dll[$name]}" serve --urls "http://127.0.0.1:${port[$name]}" --data-dir "$dir/data-$name" "${serve_args[@]}" > "$dir/$name.log" 2>&1 &
   pid[$name]=$!
 done
 trap 'kill ${pid[before]} ${pid[after]} 2>/dev/null' EXIT
