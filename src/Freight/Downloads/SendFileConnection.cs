@@ -193,7 +193,8 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
             }
 
             // The last piece's flush may have been let go before the chunk's end left (a slow client still reading): until
-            // it has, flushes with nothing new keep the wait under Kestrel's timer, so a client that stops reading is cut.
+            // it has, flushes with nothing new keep each wait under Kestrel's timer, and the loop's checks of the client
+            // (WhileSocketFullAsync) let each go or cut a client that has stopped reading.
             while (!send.Done.Task.IsCompleted)
             {
                 var flush = await responseWriter.FlushAsync(cancellationToken);

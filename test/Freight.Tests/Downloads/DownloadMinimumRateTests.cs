@@ -26,7 +26,7 @@ public sealed class DownloadMinimumRateTests : IAsyncLifetime
     // A small receive buffer: the server's sends wait on this client's reads, not on the kernel's buffering.
     private const int ReceiveBufferBytes = 32 * 1024;
 
-    // Ample for the 2 s grace and Kestrel's 1 s heartbeat; the cut comes well before.
+    // Ample for the 2 s grace and a check of the client a second; the cut comes well before.
     private static readonly TimeSpan s_pacedPhase = TimeSpan.FromSeconds(15);
 
     private readonly TempDirectory _dir = new();
