@@ -1,5 +1,4 @@
-using System.Buffers;
-using Freight.Downloads;
+using Freight.AspNetCore.Results;
 using Freight.Server.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -78,16 +77,10 @@ public static class LabDownloadEndpoints
         downloads.MapGet("/file", (HttpContext context, LabPayloads payloads, IOptions<FreightServerOptions> options) =>
             TypedResults.PhysicalFile(payloads.GetFile(LabQuery.Size(context.Request, options.Value)), Octets));
 
-        // Freight's download path from disk: positional reads straight into the response writer's memory.
-        downloads.MapGet("/freight", async (HttpContext context, LabPayloads payloads, IOptions<FreightServerOptions> options) =>
-        {
-            var path = payloads.GetFile(LabQuery.Size(context.Request, options.Value));
-            using var file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read);
-            var length = RandomAccess.GetLength(file);
-            context.Response.ContentType = Octets;
-            context.Response.ContentLength = length;
-            await FileSender.SendAsync(context.Response.BodyWriter, file, 0, length, context.RequestAborted);
-        });
+        // Freight's download path from disk, as a user's route gets it (FreightResults.File): sendfile(2) on cleartext
+        // HTTP/1.1, positional reads straight into the response writer's memory elsewhere.
+        downloads.MapGet("/freight", (HttpContext context, LabPayloads payloads, IOptions<FreightServerOptions> options) =>
+            FreightResults.File(payloads.GetFile(LabQuery.Size(context.Request, options.Value)), Octets));
 
         return downloads;
     }
