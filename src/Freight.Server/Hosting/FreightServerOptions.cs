@@ -30,12 +30,13 @@ public sealed class FreightServerOptions
 
     /// <summary>
     /// Block size of the memory pool Kestrel's socket transport receives into and sends from; 0 keeps
-    /// Kestrel's stock pool (4 KiB blocks, so one recv() per 4 KiB). 64 KiB by default: on this project's
-    /// 2-core machine it cut the server's CPU per GiB uploaded from ~1.6 s to ~0.4 s and doubled
-    /// upload/freight (`freight bench --quick --filter /freight`, 32/64/128/256 KiB tried; 64 KiB had the
-    /// lowest CPU per GiB both ways). See docs/results/.
+    /// Kestrel's stock pool (4 KiB blocks, so one recv() per 4 KiB). 64 KiB cut the server's CPU per GiB uploaded
+    /// from ~1.6 s to ~0.4 s against the stock pool (docs/results/2026-11-21-transfer.md). 256 KiB by default since
+    /// 2026-11-28: a 1 GiB PUT cost the server less than with 64 KiB in 18 of 19 paired bench rounds over two days
+    /// (~10 % less; `freight bench --suite files --filter put --size 1073741824 --runs 10`), downloads, TLS and small
+    /// files unchanged (docs/results/2026-11-28-transport-blocks.md). 1 MiB read both ways on different days.
     /// </summary>
-    public int TransportBlockBytes { get; set; } = 64 * 1024;
+    public int TransportBlockBytes { get; set; } = 256 * 1024;
 
     /// <summary>
     /// Kestrel's <c>SocketTransportOptions.UnsafePreferInlineScheduling</c>: a request's code resumes on the thread that
