@@ -31,13 +31,16 @@ public sealed class FreightServerOptions
     /// <summary>
     /// Block size of the memory pool Kestrel's socket transport receives into and sends from; 0 keeps
     /// Kestrel's stock pool (4 KiB blocks, so one recv() per 4 KiB). 64 KiB cut the server's CPU per GiB uploaded
-    /// from ~1.6 s to ~0.4 s against the stock pool (docs/results/2026-11-21-transfer.md); 256 KiB cut a 1 GiB PUT's
-    /// by ~10 % more (docs/results/2026-11-28-transport-blocks.md). 1 MiB is the default since, the same day: a
-    /// client that sends a 1 GiB PUT by sendfile cost the server 0.78 s/GiB against 1.19 at 256 KiB, lower in 10 of
-    /// 10 paired rounds, because one recv() takes up to a block; the bench's HttpClient PUT, downloads, TLS, HTTP/2,
-    /// small files and the working set read the same (docs/results/2026-11-28-mib-blocks.md).
+    /// from ~1.6 s to ~0.4 s against the stock pool (docs/results/2026-11-21-transfer.md). 256 KiB by default since
+    /// 2026-11-28: a 1 GiB PUT cost the server less than with 64 KiB in 18 of 19 paired bench rounds over two days
+    /// (~10 % less; `freight bench --suite files --filter put --size 1073741824 --runs 10`), downloads, TLS and small
+    /// files unchanged (docs/results/2026-11-28-transport-blocks.md). 1 MiB cut a PUT's CPU by a third when the
+    /// client's bytes are always waiting (a sendfile sender, 10 of 10 paired rounds), but the pool's 64 MiB budget
+    /// then keeps only 64 free blocks: at 256 connections static files allocated 266–308 KiB a response, with 20–111
+    /// gen 2 GCs a row (`freight bench --suite static --full --filter static/freight`;
+    /// docs/results/2026-11-28-mib-blocks.md).
     /// </summary>
-    public int TransportBlockBytes { get; set; } = 1024 * 1024;
+    public int TransportBlockBytes { get; set; } = 256 * 1024;
 
     /// <summary>
     /// Kestrel's <c>SocketTransportOptions.UnsafePreferInlineScheduling</c>: a request's code resumes on the thread that

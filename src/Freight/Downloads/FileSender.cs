@@ -23,7 +23,7 @@ public static class FileSender
 
     /// <summary>
     /// Bytes asked of the writer per read: no more than a block of Freight's transport pool, which hands out the rest
-    /// of its current block (up to 1 MiB with <c>freight serve</c>'s default), so a read may fill more. Asking for more
+    /// of its current block (up to 256 KiB with <c>freight serve</c>'s default), so a read may fill more. Asking for more
     /// than a block (1 MiB reads, as before) made the output pipe rent 1 MiB arrays outside the pool: at 256 connections
     /// the shared ArrayPool ran dry and every 1 MiB file allocated on the LOH (316 MiB/s, 15 gen 2 GCs in
     /// 6 s; docs/results/2026-11-21-static.md) — study 4's failure mode.

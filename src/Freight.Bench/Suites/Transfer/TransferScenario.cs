@@ -30,7 +30,7 @@ public sealed record TransferScenario(
     string Server = TransferScenario.FreightServer,
     bool AaCopy = false)
 {
-    /// <summary>The embedded server as <c>freight serve</c> runs by default (1 MiB transport blocks).</summary>
+    /// <summary>The embedded server as <c>freight serve</c> runs by default (256 KiB transport blocks).</summary>
     public const string FreightServer = "freight";
 
     /// <summary>The embedded server with Kestrel's stock transport memory pool (4 KiB blocks).</summary>
