@@ -13,7 +13,7 @@ using Microsoft.Extensions.Logging;
 namespace Freight.Tests.Downloads;
 
 /// <summary>
-/// A user's app with its own minimum response data rate (256 KiB/s, 2 s grace), through a real Kestrel on 127.0.0.1:0, on
+/// A user's app with its own minimum response data rate (256 KiB/s, 4 s grace), through a real Kestrel on 127.0.0.1:0, on
 /// both download paths: with <see cref="SendFileConnections"/> (sendfile) and without (the copying path, as over TLS). A
 /// client reading a quarter as fast is cut, and one above the rate gets every byte. (A client that stops reading at
 /// Kestrel's default rate is the server's suite's: SlowClientDownloadTests.)
@@ -26,7 +26,13 @@ public sealed class DownloadMinimumRateTests : IAsyncLifetime
     // A small receive buffer: the server's sends wait on this client's reads, not on the kernel's buffering.
     private const int ReceiveBufferBytes = 32 * 1024;
 
-    // Ample for the 2 s grace and a check of the client a second; the cut comes well before.
+    // The app's grace. Kestrel cuts a response whose flush has waited this long; Freight lets a waiting flush go at each
+    // check of the client it passes, once a second, on the thread pool. At 2 s a client at three times the rate was
+    // cut once under the whole suite's load, where the pool served the client too (PacedReader now has a thread of its
+    // own) and a late check leaves a second before Kestrel's timer; 4 s leaves three.
+    private static readonly TimeSpan s_grace = TimeSpan.FromSeconds(4);
+
+    // Ample for the grace and a check of the client a second; the cut comes well before.
     private static readonly TimeSpan s_pacedPhase = TimeSpan.FromSeconds(15);
 
     private readonly TempDirectory _dir = new();
@@ -54,7 +60,7 @@ public sealed class DownloadMinimumRateTests : IAsyncLifetime
         builder.Logging.ClearProviders();
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
-            kestrel.Limits.MinResponseDataRate = new MinDataRate(MinBytesPerSecond, TimeSpan.FromSeconds(2));
+            kestrel.Limits.MinResponseDataRate = new MinDataRate(MinBytesPerSecond, s_grace);
             kestrel.Listen(IPAddress.Loopback, 0, configure);
         });
         var app = builder.Build();

@@ -12,8 +12,18 @@ internal static class PacedReader
     /// <summary>
     /// Reads until <paramref name="received"/> reaches <paramref name="length"/>, handing each read's bytes to
     /// <paramref name="onBytes"/>; returns the body bytes received and whether the server cut the connection first.
+    /// The client reads with blocking calls on a thread of its own: on the thread pool it shared the server's, and under
+    /// the whole suite's load a client meant to read at three times a rate could fall behind it, and be cut for that.
     /// </summary>
-    public static async Task<(long Received, bool Cut)> ReadAsync(
+    public static Task<(long Received, bool Cut)> ReadAsync(
+        Socket socket, byte[] buffer, long received, long length, int bytesPerSecond, TimeSpan pacedPhase, Action<byte[], int, long> onBytes) =>
+        Task.Factory.StartNew(
+            () => Read(socket, buffer, received, length, bytesPerSecond, pacedPhase, onBytes),
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default);
+
+    private static (long Received, bool Cut) Read(
         Socket socket, byte[] buffer, long received, long length, int bytesPerSecond, TimeSpan pacedPhase, Action<byte[], int, long> onBytes)
     {
         var clock = Stopwatch.StartNew();
@@ -25,14 +35,14 @@ internal static class PacedReader
                 var allowed = (long)(clock.Elapsed.TotalSeconds * bytesPerSecond) - received;
                 if (allowed <= 0)
                 {
-                    await Task.Delay(20);
+                    Thread.Sleep(20);
                     continue;
                 }
 
                 want = (int)Math.Min(want, allowed);
             }
 
-            var read = await ReceiveOrZeroAsync(socket, buffer.AsMemory(0, want));
+            var read = ReceiveOrZero(socket, buffer.AsSpan(0, want));
             if (read == 0)
             {
                 return (received, true);
@@ -43,6 +53,18 @@ internal static class PacedReader
         }
 
         return (received, false);
+    }
+
+    private static int ReceiveOrZero(Socket socket, Span<byte> into)
+    {
+        try
+        {
+            return socket.Receive(into, SocketFlags.None);
+        }
+        catch (SocketException)
+        {
+            return 0;
+        }
     }
 
     /// <summary>A receive; 0 when the server ended or reset the connection (both are a cut to these tests).</summary>
