@@ -166,7 +166,11 @@ public sealed class FreightServer : IAsyncDisposable
         if (options.TransportBlockBytes > 0)
         {
             // Kestrel's socket transport asks DI for its memory pool factory (.NET 10): larger blocks, larger recv()s.
-            builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(options.TransportBlockBytes, LargeBlockMemoryPool.DefaultMaxPooledBytes));
+            builder.Services.AddSingleton<IMemoryPoolFactory<byte>>(new LargeBlockMemoryPoolFactory(
+                options.TransportBlockBytes,
+                LargeBlockMemoryPool.DefaultMaxPooledBytes,
+                options.TransportBulkBlockBytes,
+                options.TransportBulkBlockBytes > options.TransportBlockBytes ? options.TransportBulkBlocks : 0));
         }
 
         // InlineScheduling (off by default): a request's code resumes on the thread that received its bytes.

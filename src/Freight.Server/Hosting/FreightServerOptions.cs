@@ -38,9 +38,27 @@ public sealed class FreightServerOptions
     /// client's bytes are always waiting (a sendfile sender, 10 of 10 paired rounds), but the pool's 64 MiB budget
     /// then keeps only 64 free blocks: at 256 connections static files allocated 266–308 KiB a response, with 20–111
     /// gen 2 GCs a row (`freight bench --suite static --full --filter static/freight`;
-    /// docs/results/2026-11-28-mib-blocks.md).
+    /// docs/results/2026-11-28-mib-blocks.md). <see cref="TransportBulkBlockBytes"/> takes that gain without the churn.
     /// </summary>
     public int TransportBlockBytes { get; set; } = 256 * 1024;
+
+    /// <summary>
+    /// Size of the transport pool's bulk blocks, up to 4 MiB; 0, or no more than <see cref="TransportBlockBytes"/>:
+    /// none (and none with Kestrel's stock pool). Up to <see cref="TransportBulkBlocks"/> of them exist, each going to
+    /// whoever rents while one is free, so a few busy connections receive a whole bulk block at a time while the rest
+    /// of the blocks stay <see cref="TransportBlockBytes"/>. 1 MiB × 32 by default since 2026-11-28: a 1 GiB PUT from a
+    /// client sending by <c>sendfile</c> cost the server 0.70 s/GiB against 1.06 with 256 KiB blocks alone (lower in
+    /// 10 of 10 paired rounds); the bench's files/put, transfer, TLS, HTTP/2 and static rows read the same, and at 256
+    /// connections static responses allocated 0.35–2.8 KiB each as before, where 1 MiB blocks for every connection
+    /// churned the pool (docs/results/2026-11-28-bulk-blocks.md).
+    /// </summary>
+    public int TransportBulkBlockBytes { get; set; } = 1024 * 1024;
+
+    /// <summary>
+    /// How many bulk blocks (<see cref="TransportBulkBlockBytes"/>) the transport's pool holds at most. They are kept
+    /// for reuse once allocated: with the defaults, 32 MiB besides the 64 MiB of free blocks the pool may keep.
+    /// </summary>
+    public int TransportBulkBlocks { get; set; } = 32;
 
     /// <summary>
     /// Kestrel's <c>SocketTransportOptions.UnsafePreferInlineScheduling</c>: a request's code resumes on the thread that
@@ -134,6 +152,16 @@ public sealed class FreightServerOptions
         if (TransportBlockBytes != 0 && TransportBlockBytes is < 4096 or > 1024 * 1024)
         {
             errors.Add($"Freight:TransportBlockBytes is {TransportBlockBytes}: use 0 (Kestrel's stock pool) or 4096 to 1048576.");
+        }
+
+        if (TransportBulkBlockBytes is < 0 or > 4 * 1024 * 1024)
+        {
+            errors.Add($"Freight:TransportBulkBlockBytes is {TransportBulkBlockBytes}: use 0 (none) to 4194304.");
+        }
+
+        if (TransportBulkBlocks < 0)
+        {
+            errors.Add($"Freight:TransportBulkBlocks is {TransportBulkBlocks}: it must be at least 0.");
         }
 
         if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero || FileCache.MaxOpenFiles < 0)

@@ -1,6 +1,9 @@
 using System.Net;
 using Freight.Server.Hosting;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Lab.Payload;
+using Freight.Transport;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -39,6 +42,9 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Freight:Http2:MaxFrameBytes", "16777216", "Freight:Http2:MaxFrameBytes")]
     [InlineData("--Freight:TransportBlockBytes", "100", "Freight:TransportBlockBytes")]
     [InlineData("--Freight:TransportBlockBytes", "2097152", "Freight:TransportBlockBytes")]
+    [InlineData("--Freight:TransportBulkBlockBytes", "-1", "Freight:TransportBulkBlockBytes")]
+    [InlineData("--Freight:TransportBulkBlockBytes", "8388608", "Freight:TransportBulkBlockBytes")]
+    [InlineData("--Freight:TransportBulkBlocks", "-1", "Freight:TransportBulkBlocks")]
     [InlineData("--Freight:Multipart:MaxHeadersBytes", "10", "Freight:Multipart:MaxHeadersBytes")]
     [InlineData("--Freight:Tus:MaxUnfinishedUploadsPerClient", "0", "Freight:Tus:MaxUnfinishedUploadsPerClient")]
     [InlineData("--Freight:Tus:MaxPendingBytes", "-1", "Freight:Tus:MaxPendingBytes")]
@@ -121,6 +127,58 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.Equal(1000, server.Options.MaxLabPayloadBytes);
         Assert.Equal(HttpStatusCode.OK, atLimit.StatusCode);
         await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.BadRequest);
+    }
+
+    [Theory]
+    [InlineData(new string[0], 256 * 1024, 1024 * 1024, 32)]
+    [InlineData(new[] { "--Freight:TransportBulkBlockBytes", "0" }, 256 * 1024, 0, 0)]
+    [InlineData(new[] { "--Freight:TransportBlockBytes", "1048576" }, 1024 * 1024, 0, 0)]
+    [InlineData(new[] { "--Freight:TransportBulkBlockBytes", "4194304", "--Freight:TransportBulkBlocks", "2" }, 256 * 1024, 4 * 1024 * 1024, 2)]
+    public async Task TransportBlocks_ReachKestrelsMemoryPoolFactory(string[] options, int blockSize, int bulkBlockSize, int bulkBlocks)
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, .. options]);
+
+        using var pool = Assert.IsType<LargeBlockMemoryPool>(server.App.Services.GetRequiredService<IMemoryPoolFactory<byte>>().Create());
+
+        Assert.Equal(blockSize, pool.BlockSize);
+        Assert.Equal(bulkBlockSize, pool.BulkBlockSize);
+        Assert.Equal(bulkBlocks, pool.BulkBlocks);
+    }
+
+    [Fact]
+    public async Task TransportBlocks_StockPoolWithBulkBlocksSet_StartsWithKestrelsOwnPool()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:TransportBlockBytes", "0", "--Freight:TransportBulkBlockBytes", "1048576"]);
+
+        Assert.IsNotType<LargeBlockMemoryPoolFactory>(server.App.Services.GetService<IMemoryPoolFactory<byte>>());
+    }
+
+    /// <summary>
+    /// More connections at once than bulk blocks (8 uploads, a client's most, then 8 downloads, against 2): some receive
+    /// and send through bulk blocks, the rest through blocks of the usual size, and blocks of both sizes pass from one
+    /// connection to another. Every byte still round-trips.
+    /// </summary>
+    [Fact]
+    public async Task TransportBulkBlocks_FewerThanTheConnections_EveryFileRoundTrips()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:TransportBulkBlocks", "2"]);
+        await server.StartAsync();
+        using var handler = new SocketsHttpHandler { MaxConnectionsPerServer = 8 };
+        using var client = new HttpClient(handler) { BaseAddress = new Uri(server.Urls.Single()) };
+        var contents = Enumerable.Range(0, 8).Select(i => DeterministicPayload.Create((3 * 1024 * 1024) + (i * 4099), seed: (ulong)(211 + i))).ToList();
+
+        var statuses = await Task.WhenAll(contents.Select(async (content, i) =>
+        {
+            using var put = await client.PutAsync(new Uri($"/files/bulk/{i}.bin", UriKind.Relative), new ByteArrayContent(content));
+            return put.StatusCode;
+        }));
+        Assert.All(statuses, status => Assert.Equal(HttpStatusCode.Created, status));
+        var stored = await Task.WhenAll(contents.Select((_, i) => client.GetByteArrayAsync(new Uri($"/files/bulk/{i}.bin", UriKind.Relative))));
+
+        for (var i = 0; i < contents.Count; i++)
+        {
+            Assert.True(contents[i].AsSpan().SequenceEqual(stored[i]), $"file {i} came back different");
+        }
     }
 
     [Theory]

@@ -7,6 +7,7 @@ namespace Freight.Tests.Transport;
 public sealed class LargeBlockMemoryPoolTests
 {
     private const int BlockSize = 64 * 1024;
+    private const int BulkSize = 4 * BlockSize;
 
     private static byte[] ArrayOf(IMemoryOwner<byte> lease)
     {
@@ -231,5 +232,102 @@ public sealed class LargeBlockMemoryPoolTests
         var large = Assert.IsType<LargeBlockMemoryPool>(pool);
         Assert.Equal(128 * 1024, large.BlockSize);
         Assert.Equal(128 * 1024, pool.MaxBufferSize);
+    }
+
+    [Fact]
+    public void Rent_WithBulkBlocks_HandsThemOutFirstThenBlocksOfBlockSize()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize, BulkSize, bulkBlocks: 2);
+
+        var leases = Enumerable.Range(0, 4).Select(_ => pool.Rent(BlockSize)).ToList();
+
+        Assert.Equal([BulkSize, BulkSize, BlockSize, BlockSize], leases.Select(lease => ArrayOf(lease).Length));
+        Assert.Equal(BlockSize, pool.MaxBufferSize);
+        leases.ForEach(lease => lease.Dispose());
+    }
+
+    [Fact]
+    public void Return_BulkBlock_IsReusedAndNoMoreThanBulkBlocksEverExist()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize, BulkSize, bulkBlocks: 2);
+        var first = Enumerable.Range(0, 5).Select(_ => pool.Rent()).ToList();
+        var bulk = new HashSet<byte[]>(first.Select(ArrayOf).Where(array => array.Length == BulkSize), ReferenceEqualityComparer.Instance);
+        first.ForEach(lease => lease.Dispose());
+
+        var again = Enumerable.Range(0, 5).Select(_ => pool.Rent()).ToList();
+        var bulkAgain = again.Select(ArrayOf).Where(array => array.Length == BulkSize).ToList();
+
+        Assert.Equal(2, bulkAgain.Count);
+        Assert.All(bulkAgain, array => Assert.Contains(array, bulk));
+        again.ForEach(lease => lease.Dispose());
+    }
+
+    [Fact]
+    public void Return_BulkBlock_IsKeptWhateverTheBudgetOfTheOthers()
+    {
+        // The budget bounds the blocks of BlockSize only: bulk blocks are bounded by their count, and never let go.
+        using var pool = new LargeBlockMemoryPool(BlockSize, maxPooledBytes: 0, BulkSize, bulkBlocks: 1);
+        var lease = pool.Rent();
+        var array = ArrayOf(lease);
+        lease.Dispose();
+
+        using var next = pool.Rent();
+
+        Assert.Same(array, ArrayOf(next));
+    }
+
+    [Fact]
+    public void Rent_ManyThreadsWithBulkBlocks_EveryLeaseHasItsOwnArrayAndTheCountHolds()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize, BulkSize, bulkBlocks: 3);
+        var outstanding = new System.Collections.Concurrent.ConcurrentDictionary<byte[], bool>(ReferenceEqualityComparer.Instance);
+        var bulkSeen = new System.Collections.Concurrent.ConcurrentDictionary<byte[], bool>(ReferenceEqualityComparer.Instance);
+
+        Parallel.For(0, 8, _ =>
+        {
+            for (var i = 0; i < 2000; i++)
+            {
+                using var lease = pool.Rent();
+                var array = ArrayOf(lease);
+                Assert.True(outstanding.TryAdd(array, true), "two leases share one array");
+                if (array.Length == BulkSize)
+                {
+                    bulkSeen.TryAdd(array, true);
+                }
+
+                outstanding.TryRemove(array, out var _);
+            }
+        });
+
+        Assert.InRange(bulkSeen.Count, 1, 3);
+    }
+
+    [Theory]
+    [InlineData(BlockSize)]
+    [InlineData(BlockSize - 1)]
+    public void Constructor_BulkBlocksNoLargerThanBlockSize_Throws(int bulkBlockSize)
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new LargeBlockMemoryPool(BlockSize, 4 * BlockSize, bulkBlockSize, bulkBlocks: 1));
+    }
+
+    [Fact]
+    public void Constructor_NoBulkBlocks_HasNone()
+    {
+        using var pool = new LargeBlockMemoryPool(BlockSize, 4 * BlockSize, BulkSize, bulkBlocks: 0);
+        using var lease = pool.Rent();
+
+        Assert.Equal(0, pool.BulkBlockSize);
+        Assert.Equal(BlockSize, ArrayOf(lease).Length);
+    }
+
+    [Fact]
+    public void Factory_Create_PassesTheBulkBlocksOn()
+    {
+        var factory = new LargeBlockMemoryPoolFactory(BlockSize, 4 * BlockSize, BulkSize, bulkBlocks: 5);
+
+        using var pool = Assert.IsType<LargeBlockMemoryPool>(factory.Create());
+
+        Assert.Equal(BulkSize, pool.BulkBlockSize);
+        Assert.Equal(5, pool.BulkBlocks);
     }
 }
