@@ -47,16 +47,17 @@ public sealed class FreightServerOptions
     /// none (and none with Kestrel's stock pool). Up to <see cref="TransportBulkBlocks"/> of them exist, each going to
     /// whoever rents while one is free, so a few busy connections receive a whole bulk block at a time while the rest
     /// of the blocks stay <see cref="TransportBlockBytes"/>. 1 MiB × 32 by default since 2026-11-28: a 1 GiB PUT from a
-    /// client sending by <c>sendfile</c> cost the server 0.70 s/GiB against 1.06 with 256 KiB blocks alone (lower in
+    /// client sending by <c>sendfile</c> cost the server 0.62 s/GiB against 1.15 with 256 KiB blocks alone (lower in
     /// 10 of 10 paired rounds); the bench's files/put, transfer, TLS, HTTP/2 and static rows read the same, and at 256
-    /// connections static responses allocated 0.35–2.8 KiB each as before, where 1 MiB blocks for every connection
+    /// connections static responses allocated 0.35–2.9 KiB each as before, where 1 MiB blocks for every connection
     /// churned the pool (docs/results/2026-11-28-bulk-blocks.md).
     /// </summary>
     public int TransportBulkBlockBytes { get; set; } = 1024 * 1024;
 
     /// <summary>
     /// How many bulk blocks (<see cref="TransportBulkBlockBytes"/>) the transport's pool holds at most. They are kept
-    /// for reuse once allocated: with the defaults, 32 MiB besides the 64 MiB of free blocks the pool may keep.
+    /// for reuse once allocated: with the defaults, 32 MiB besides the 64 MiB of free blocks the pool may keep (Kestrel
+    /// makes a pool for each listening address).
     /// </summary>
     public int TransportBulkBlocks { get; set; } = 32;
 
