@@ -54,11 +54,12 @@ public sealed class FilesS3SuiteTests
     {
         var scenarios = FilesSuite.Create(quick: false);
 
-        // 6 rows at each of 2 sizes, and the A/A control (files/get#a at 1 GiB).
-        Assert.Equal(13, scenarios.Count);
+        // 8 rows at each of 2 sizes, and the A/A control (files/get#a at 1 GiB).
+        Assert.Equal(17, scenarios.Count);
         Assert.Equal("files/get#a", Assert.Single(scenarios, s => s.AaCopy).RowId);
         Assert.DoesNotContain(scenarios, s => s.IsS3Direct);
         Assert.Equal("1 GiB, http h1, to disk", scenarios.Single(s => s.Id == FilesSuite.Put && s.PayloadBytes == OneGiB).Describe());
+        Assert.Equal("1 GiB, http h1, to disk, sendfile client", scenarios.Single(s => s.Id == FilesSuite.PutSendFile && s.PayloadBytes == OneGiB).Describe());
     }
 
     [Fact]

@@ -28,6 +28,13 @@ public static class FilesRatios
         yield return ServerCpu($"server CPU s/GiB: files/get / nginx-get, {label}", FilesSuite.Get, FilesSuite.NginxGet);
         yield return ServerCpu($"server CPU s/GiB: files/put / nginx-put, {label}", FilesSuite.Put, FilesSuite.NginxPut);
 
+        // The same goal under a client that sends the body by sendfile and copies nothing: its bytes are always
+        // waiting, and the server's receives decide what a PUT costs (SendFilePut). Only where the rows were run.
+        if (results.Any(r => r.Scenario is FilesSuite.PutSendFile or FilesSuite.NginxPutSendFile))
+        {
+            yield return ServerCpu($"server CPU s/GiB: files/put-sendfile / nginx-put-sendfile, {label}", FilesSuite.PutSendFile, FilesSuite.NginxPutSendFile);
+        }
+
         RatioResult ServerCpu(string name, string numerator, string denominator) =>
             CostRatio.ServerCpu(name, numerator, denominator, Row(results, numerator, size), Row(results, denominator, size), 1.0);
     }

@@ -5,7 +5,9 @@ namespace Freight.Bench.Suites.Files;
 /// beside nginx doing the same (WebDAV PUT, sendfile GET) and the lab's raw upload/download paths, same
 /// client, same bytes, interleaved. With <c>--store s3</c> the files API stores in a Ceph RGW instead, beside
 /// the same client talking to that RGW directly (<c>peer/s3-direct-put</c>, <c>peer/s3-direct-get</c>); the
-/// disk rows (nginx, lab) are left out.
+/// disk rows (nginx, lab) are left out. On disk, the PUT rows run twice: once with the suite's HttpClient, which copies
+/// the body from memory, and once with a client that sends it from a file by sendfile(2) and copies nothing
+/// (<c>files/put-sendfile</c>, <c>peer/nginx-put-sendfile</c>), whose bytes are always waiting at the server.
 /// </summary>
 public static class FilesSuite
 {
@@ -14,6 +16,8 @@ public static class FilesSuite
     public const string Put = "files/put";
     public const string Get = "files/get";
     public const string NginxPut = "peer/nginx-put";
+    public const string PutSendFile = "files/put-sendfile";
+    public const string NginxPutSendFile = "peer/nginx-put-sendfile";
     public const string NginxGet = "peer/nginx-get";
     public const string LabUpload = "upload/freight";
     public const string LabDownload = "download/freight";
@@ -44,7 +48,9 @@ public static class FilesSuite
 
     public static IReadOnlyList<FilesScenario> Create(bool quick, string store = FileSystemStore, bool full = true)
     {
-        string[] ids = store == S3Store ? [Put, S3DirectPut, Get, S3DirectGet] : [Put, NginxPut, LabUpload, Get, NginxGet, LabDownload];
+        string[] ids = store == S3Store
+            ? [Put, S3DirectPut, Get, S3DirectGet]
+            : [Put, NginxPut, PutSendFile, NginxPutSendFile, LabUpload, Get, NginxGet, LabDownload];
         var sizes = Sizes(quick, store, full);
         var scenarios = sizes.SelectMany(size => ids.Select(id => new FilesScenario(id, size, store))).ToList();
 

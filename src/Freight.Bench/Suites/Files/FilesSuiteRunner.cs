@@ -76,6 +76,7 @@ public sealed class FilesSuiteRunner(
         var hashes = payloads.ToDictionary(pair => pair.Key, pair => XxHash128.HashToUInt128(pair.Value));
         await using var nginx = await StartNginxAsync(scenarios, payloads, cancellationToken);
         scenarios = scenarios.Where(s => !s.IsPeer || nginx is not null).ToList();
+        var sourceFiles = WriteSourceFiles(scenarios, payloads);
         progress.SuiteStarted(
             FilesSuite.Name,
             $"files suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}",
@@ -92,7 +93,7 @@ public sealed class FilesSuiteRunner(
             options,
             progress,
             s => (s.RowId, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, new Payload(payloads[scenario.PayloadBytes], sourceFiles.GetValueOrDefault(scenario.PayloadBytes)), hashes[scenario.PayloadBytes], nginx, null, null, cancellationToken),
             goals: (samplesSoFar, level) =>
             {
                 var rows = scenarios.Select(s => Summarize(s, samplesSoFar[s], null, rgw?.Version)).ToList();
@@ -176,7 +177,7 @@ public sealed class FilesSuiteRunner(
             options,
             progress,
             s => (s.RowId, s.Describe()),
-            (scenario, seconds) => MeasureAsync(scenario, seconds, payloads[scenario.PayloadBytes], hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken),
+            (scenario, seconds) => MeasureAsync(scenario, seconds, new Payload(payloads[scenario.PayloadBytes], null), hashes[scenario.PayloadBytes], null, direct, etags[scenario.PayloadBytes], cancellationToken),
             goals: (samplesSoFar, level) =>
             {
                 var rows = measurable.Select(s => Summarize(s, samplesSoFar[s], null, rgw?.Version)).ToList();
@@ -271,7 +272,21 @@ public sealed class FilesSuiteRunner(
         return nginx;
     }
 
-    private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
+    /// <summary>The files the sendfile rows send, one per payload size they use: the payload's bytes, written once.</summary>
+    private Dictionary<long, string> WriteSourceFiles(List<FilesScenario> scenarios, Dictionary<long, byte[]> payloads)
+    {
+        var files = new Dictionary<long, string>();
+        foreach (var size in scenarios.Where(s => s.SendsFile).Select(s => s.PayloadBytes).Distinct())
+        {
+            var path = Path.Combine(workDirectory, "files-sendfile", $"payload-{size}.bin");
+            DeterministicPayload.WriteFile(path, size);
+            files[size] = path;
+        }
+
+        return files;
+    }
+
+    private async Task<RunSample> MeasureAsync(FilesScenario scenario, double seconds, Payload payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
         // Instructions are Freight's own: not on a peer's rows, nor on S3, where the rows' server cost includes RGW's.
         var perf = scenario.IsPeer || OnS3 || server.Instructions is null ? null : await server.Instructions.StartAsync(cancellationToken);
@@ -289,10 +304,10 @@ public sealed class FilesSuiteRunner(
         do
         {
             var (elapsed, firstByte) = await TransferAsync(scenario, payload, hash, nginx, direct, etag, cancellationToken);
-            bytes += payload.LongLength;
+            bytes += payload.Bytes.LongLength;
             busy += elapsed;
             count++;
-            live.AddVerified(payload.LongLength);
+            live.AddVerified(payload.Bytes.LongLength);
             if (firstByte is { } first)
             {
                 firstBytes.Add(first);
@@ -340,7 +355,7 @@ public sealed class FilesSuiteRunner(
     /// One verified transfer; the seconds cover the request only, not the verification after it. An upload to disk
     /// is removed again right after it is verified, by its own server (<see cref="RemoveUploadAsync"/>).
     /// </summary>
-    private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
+    private async Task<(double Seconds, double? FirstByte)> TransferAsync(FilesScenario scenario, Payload payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
         if (scenario.IsUpload && OnS3)
         {
@@ -359,9 +374,10 @@ public sealed class FilesSuiteRunner(
         return await TransferOnceAsync(scenario, payload, hash, nginx, direct, etag, cancellationToken);
     }
 
-    private async Task<(double Seconds, double? FirstByte)> TransferOnceAsync(FilesScenario scenario, byte[] payload, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
+    private async Task<(double Seconds, double? FirstByte)> TransferOnceAsync(FilesScenario scenario, Payload source, UInt128 hash, NginxServer? nginx, S3Direct? direct, string? etag, CancellationToken cancellationToken)
     {
         var size = scenario.PayloadBytes;
+        var payload = source.Bytes;
         switch (scenario.Id)
         {
             case FilesSuite.Put when OnS3:
@@ -384,6 +400,31 @@ public sealed class FilesSuiteRunner(
                 var seconds = await SendAsync(HttpMethod.Put, new Uri(nginx!.DavAddress!, $"put-{size}.bin"), payload, cancellationToken);
                 await VerifyStoredFileAsync(Path.Combine(nginx.PutDirectory!, $"put-{size}.bin"), hash, scenario, cancellationToken);
                 return (seconds, null);
+            }
+
+            case FilesSuite.PutSendFile:
+            {
+                var uri = ApiUri($"bench/put-{size}.bin");
+                var answer = await SendFilePut.PutAsync(uri, source.File!, size, cancellationToken);
+                var expected = FileSystemObjectStore.FormatETag(hash);
+                if (answer.StatusCode is < 200 or > 299 || answer.ETag != expected)
+                {
+                    throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): {answer.StatusCode}, ETag {answer.ETag} but the payload's is {expected}.");
+                }
+
+                return (answer.Seconds, null);
+            }
+
+            case FilesSuite.NginxPutSendFile:
+            {
+                var answer = await SendFilePut.PutAsync(new Uri(nginx!.DavAddress!, $"put-{size}.bin"), source.File!, size, cancellationToken);
+                if (answer.StatusCode is < 200 or > 299)
+                {
+                    throw new VerificationException($"{scenario.Id} ({scenario.Describe()}): nginx answered {answer.StatusCode}.");
+                }
+
+                await VerifyStoredFileAsync(Path.Combine(nginx.PutDirectory!, $"put-{size}.bin"), hash, scenario, cancellationToken);
+                return (answer.Seconds, null);
             }
 
             case FilesSuite.LabUpload:
@@ -455,7 +496,7 @@ public sealed class FilesSuiteRunner(
         var size = scenario.PayloadBytes;
         switch (scenario.Id)
         {
-            case FilesSuite.Put:
+            case FilesSuite.Put or FilesSuite.PutSendFile:
                 using (var request = new HttpRequestMessage(HttpMethod.Delete, ApiUri($"bench/put-{size}.bin")))
                 using (var response = await client.SendAsync(request, cancellationToken))
                 {
@@ -466,7 +507,7 @@ public sealed class FilesSuiteRunner(
                 }
 
                 break;
-            case FilesSuite.NginxPut:
+            case FilesSuite.NginxPut or FilesSuite.NginxPutSendFile:
                 using (var request = new HttpRequestMessage(HttpMethod.Delete, new Uri(nginx!.DavAddress!, $"put-{size}.bin")))
                 using (var response = await client.SendAsync(request, cancellationToken))
                 {
@@ -637,8 +678,14 @@ public sealed class FilesSuiteRunner(
             Store = scenario.Store,
             Scheme = "http",
             Protocol = "http/1.1",
-            ClientBufferBytes = ClientBufferBytes,
+            ClientBufferBytes = scenario.SendsFile ? null : ClientBufferBytes,
         };
+        if (scenario.SendsFile)
+        {
+            parameters.Source = "file";
+            parameters.Transport = "sendfile";
+        }
+
         if (scenario.Store == FilesSuite.S3Store)
         {
             parameters.S3Server = "ceph-rgw-memstore";
@@ -657,4 +704,7 @@ public sealed class FilesSuiteRunner(
     }
 
     private sealed record LabAnswer(long Bytes, string Hash);
+
+    /// <summary>A payload's bytes, and the file holding them for the rows that send from a file (null for the others).</summary>
+    private sealed record Payload(byte[] Bytes, string? File);
 }
