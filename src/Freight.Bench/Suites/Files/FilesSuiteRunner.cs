@@ -76,7 +76,7 @@ public sealed class FilesSuiteRunner(
         var hashes = payloads.ToDictionary(pair => pair.Key, pair => XxHash128.HashToUInt128(pair.Value));
         await using var nginx = await StartNginxAsync(scenarios, payloads, cancellationToken);
         scenarios = scenarios.Where(s => !s.IsPeer || nginx is not null).ToList();
-        var sourceFiles = WriteSourceFiles(scenarios, payloads);
+        var sourceFiles = WriteSourceFiles(scenarios);
         progress.SuiteStarted(
             FilesSuite.Name,
             $"files suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}",
@@ -273,7 +273,7 @@ public sealed class FilesSuiteRunner(
     }
 
     /// <summary>The files the sendfile rows send, one per payload size they use: the payload's bytes, written once.</summary>
-    private Dictionary<long, string> WriteSourceFiles(List<FilesScenario> scenarios, Dictionary<long, byte[]> payloads)
+    private Dictionary<long, string> WriteSourceFiles(List<FilesScenario> scenarios)
     {
         var files = new Dictionary<long, string>();
         foreach (var size in scenarios.Where(s => s.SendsFile).Select(s => s.PayloadBytes).Distinct())
