@@ -113,6 +113,12 @@ public sealed class LargeBlockMemoryPool : MemoryPool<byte>
             return block;
         }
 
+        // Read first: once every bulk block exists (most rents at many connections), no contended increment and undo.
+        if (Volatile.Read(ref _bulkAllocated) >= BulkBlocks)
+        {
+            return null;
+        }
+
         if (Interlocked.Increment(ref _bulkAllocated) > BulkBlocks)
         {
             Interlocked.Decrement(ref _bulkAllocated);
