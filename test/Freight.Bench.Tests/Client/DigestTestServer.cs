@@ -1,15 +1,8 @@
 using System.Globalization;
-using System.Net;
 using System.Security.Cryptography;
 using Freight.Digests;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace Freight.Bench.Tests.Client;
 
@@ -43,17 +36,14 @@ public sealed class DigestTestServer : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0));
-        _app = builder.Build();
+        _app = LoopbackApp.Create();
         var otherDigest = DigestFields.Format(DigestAlgorithm.Sha256, SHA256.HashData(Body.AsSpan(1)));
         _app.MapGet("/wrong", (HttpContext context) => SendAsync(context, otherDigest));
         _app.MapGet("/none", (HttpContext context) => SendAsync(context, null));
         _app.MapGet("/malformed", (HttpContext context) => SendAsync(context, "sha-256=not-a-byte-sequence"));
         _app.MapGet("/stall", StallOrRestAsync);
         await _app.StartAsync();
-        BaseAddress = new Uri(_app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single());
+        BaseAddress = LoopbackApp.AddressOf(_app);
     }
 
     public async Task DisposeAsync()

@@ -1,13 +1,6 @@
-using System.Net;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 // Freight.Bench.Results (the result model) would hide ASP.NET Core's Results from code in Freight.Bench.Tests.
 using HttpResults = Microsoft.AspNetCore.Http.Results;
@@ -64,10 +57,7 @@ internal sealed class LoadTestServer : IAsyncDisposable
 
     public static async Task<LoadTestServer> StartAsync(HttpProtocols protocols = HttpProtocols.Http1)
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = protocols));
-        var app = builder.Build();
+        var app = LoopbackApp.Create(protocols);
         var server = new LoadTestServer(app);
 
         app.MapGet("/ok", () => "ok");
@@ -86,8 +76,7 @@ internal sealed class LoadTestServer : IAsyncDisposable
         app.MapMethods("/sha256", ["PUT", "POST"], HashBodyAsync);
 
         await app.StartAsync();
-        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
-        server.BaseAddress = new Uri(address);
+        server.BaseAddress = LoopbackApp.AddressOf(app);
         return server;
     }
 

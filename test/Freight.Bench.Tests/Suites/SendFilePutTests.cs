@@ -1,17 +1,10 @@
 using System.IO.Hashing;
-using System.Net;
 using System.Text;
 using Freight.Bench.Load;
 using Freight.Bench.Suites.Files;
 using Freight.Lab.Payload;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace Freight.Bench.Tests.Suites;
 
@@ -28,10 +21,7 @@ public sealed class SendFilePutTests : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Listen(IPAddress.Loopback, 0));
-        _app = builder.Build();
+        _app = LoopbackApp.Create();
         _app.MapPut("/files/{name}", async (HttpContext context) =>
         {
             var hash = new XxHash128();
@@ -49,7 +39,7 @@ public sealed class SendFilePutTests : IAsyncLifetime
             context.Response.Headers.ContentType = context.Request.ContentType;
         });
         await _app.StartAsync();
-        _address = new Uri(_app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single());
+        _address = LoopbackApp.AddressOf(_app);
     }
 
     public async Task DisposeAsync()

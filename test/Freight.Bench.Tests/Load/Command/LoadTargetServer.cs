@@ -1,18 +1,12 @@
 using System.Buffers;
-using System.Net;
 using System.Security.Cryptography;
 using Freight.Digests;
 using Freight.Lab.Payload;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.WebUtilities;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.Net.Http.Headers;
 
 // Freight.Bench.Results (the result model) would hide ASP.NET Core's Results from code in Freight.Bench.Tests.
@@ -53,14 +47,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
     /// <summary>Starts the app speaking <paramref name="protocols"/> (h2c needs HTTP/2 alone: plain text has no ALPN).</summary>
     public static async Task<LoadTargetServer> StartAsync(HttpProtocols protocols = HttpProtocols.Http1)
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(kestrel =>
-        {
-            kestrel.Limits.MaxRequestBodySize = null;
-            kestrel.Listen(IPAddress.Loopback, 0, listen => listen.Protocols = protocols);
-        });
-        var app = builder.Build();
+        var app = LoopbackApp.Create(protocols, limits => limits.MaxRequestBodySize = null);
         var server = new LoadTargetServer(app);
 
         app.MapMethods("/payload/{bytes:long}", ["GET", "HEAD"], WritePayloadAsync);
@@ -70,8 +57,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         app.MapPost("/form", ReadFormAsync);
 
         await app.StartAsync();
-        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
-        server.BaseAddress = new Uri(address);
+        server.BaseAddress = LoopbackApp.AddressOf(app);
         return server;
     }
 
