@@ -19,6 +19,12 @@ internal sealed class WatchedFlushes(PipeWriter writer, HttpContext? response) :
     private bool _cannotWatch;
     private int _waiting;
 
+    /// <summary>For tests: the watch of the client, completed when none was started or it has ended.</summary>
+    internal Task Watch { get; private set; } = Task.CompletedTask;
+
+    /// <summary>For tests: the token that ends the watch (read it before <see cref="Dispose"/>).</summary>
+    internal CancellationToken WatchStop => _stopWatching?.Token ?? CancellationToken.None;
+
     /// <summary>Flushes the body's writer; a flush that waits is watched.</summary>
     public ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken)
     {
@@ -61,30 +67,30 @@ internal sealed class WatchedFlushes(PipeWriter writer, HttpContext? response) :
         }
 
         _stopWatching = new CancellationTokenSource();
-        _ = WatchAsync(client, _stopWatching.Token);
+        Watch = WatchAsync(client, _stopWatching.Token);
         return true;
     }
 
     private async Task WatchAsync(ClientReadWatch client, CancellationToken stop)
     {
-        try
+        while (true)
         {
-            while (true)
+            // Most watches end by the body's end cancelling them, so the wait must not throw: a thrown cancellation cost
+            // a user's copying path one exception for about every other 300 KB response (docs/results/2026-11-28-watch-exceptions.md).
+            await Task.Delay(client.CheckInterval, stop).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            if (stop.IsCancellationRequested)
             {
-                await Task.Delay(client.CheckInterval, stop);
-                if (Volatile.Read(ref _waiting) == 0)
-                {
-                    client.Restart();
-                }
-                else if (!client.KeepsUpOrIsCut())
-                {
-                    return;
-                }
+                return;
             }
-        }
-        catch (OperationCanceledException)
-        {
-            // The body has been sent (or the response ended otherwise).
+
+            if (Volatile.Read(ref _waiting) == 0)
+            {
+                client.Restart();
+            }
+            else if (!client.KeepsUpOrIsCut())
+            {
+                return;
+            }
         }
     }
 }
