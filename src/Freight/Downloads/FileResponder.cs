@@ -312,14 +312,17 @@ public static class FileResponder
     }
 
     /// <summary>
-    /// The connection's sendfile, when this response may use it: HTTP/1.x (an HTTP/2 body is framed, and its
-    /// connection is never a <see cref="SendFileConnection"/>'s anyway) and a body writer that is still Kestrel's
-    /// own (a middleware that replaced it would see stand-ins for the file's bytes, not the bytes).
+    /// The connection's sendfile, when this response may use it: cleartext (on a TLS listener that has
+    /// <see cref="SendFileConnections"/> outside its TLS middleware, sendfile would put the file's plaintext under the TLS
+    /// stream), HTTP/1.x (an HTTP/2 body is framed, and its connection is never a <see cref="SendFileConnection"/>'s
+    /// anyway) and a body writer that is still Kestrel's own (a middleware that replaced it would see stand-ins for the
+    /// file's bytes, not the bytes).
     /// </summary>
     private static ISendFileFeature? SendFileFor(HttpContext context)
     {
         var features = context.Features;
         if (features.Get<ISendFileFeature>() is not { } sendFile
+            || context.Request.IsHttps
             || !(HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol))
             || !ReferenceEquals(features.Get<IHttpResponseBodyFeature>(), features.Get<IHttpResponseFeature>()))
         {

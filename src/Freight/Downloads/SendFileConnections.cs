@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Connections.Features;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace Freight.Downloads;
 
@@ -8,7 +9,8 @@ namespace Freight.Downloads;
 /// a <see cref="SendFileConnection"/>, whose <see cref="ISendFileFeature"/> lets <see cref="FileResponder"/>
 /// send large file bodies with sendfile(2). Elsewhere than Linux x86-64/arm64, or without a socket
 /// (another transport), the connection passes through unchanged. Not for TLS listeners: sendfile would
-/// bypass the encryption (kTLS is out of .NET's reach).
+/// bypass the encryption (kTLS is out of .NET's reach). Put on one anyway, it never sends plaintext: under the TLS
+/// middleware the connection passes through, and outside it no HTTPS response is sent by sendfile.
 /// </summary>
 public static class SendFileConnections
 {
@@ -21,7 +23,12 @@ public static class SendFileConnections
 
     private static async Task RunAsync(ConnectionContext connection, ConnectionDelegate next)
     {
-        if (!LinuxSendFile.IsSupported || connection.Features.Get<IConnectionSocketFeature>()?.Socket is not { } socket)
+        // Under a TLS middleware (Use after UseHttps) the transport carries plaintext: sending it on the socket would
+        // bypass the encryption, so such a connection passes through. Outside one, file bodies are refused per request
+        // (FileResponder: IsHttps).
+        if (!LinuxSendFile.IsSupported
+            || connection.Features.Get<ITlsConnectionFeature>() is not null
+            || connection.Features.Get<IConnectionSocketFeature>()?.Socket is not { } socket)
         {
             await next(connection);
             return;
