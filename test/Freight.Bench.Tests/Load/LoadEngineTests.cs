@@ -71,6 +71,25 @@ public sealed class LoadEngineTests
         Assert.Equal(new Dictionary<int, long> { [status] = 200 }, result.StatusCodes);
         Assert.Equal(0, result.SocketErrors + result.Timeouts + result.Errors);
         Assert.Equal(200, result.Latency.Count);
+        Assert.Equal(0, result.Series.Sum(second => second.Failures));
+    }
+
+    [Fact]
+    public async Task ClosedLoop_UnexpectedStatus_IsACompletionAndAFailureInItsSecond()
+    {
+        await using var server = await LoadTestServer.StartAsync();
+
+        var result = await LoadEngine.RunAsync(new LoadOptions
+        {
+            Target = server.Url("/status/503"),
+            Connections = 4,
+            MaxRequests = 200,
+            ExpectedStatusCode = 200,
+        });
+
+        Assert.Equal(200, result.BadResponses);
+        Assert.Equal(200, result.Series.Sum(second => second.Completions));
+        Assert.Equal(200, result.Series.Sum(second => second.Failures));
     }
 
     [Fact]

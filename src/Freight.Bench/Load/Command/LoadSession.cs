@@ -30,7 +30,7 @@ public static class LoadSession
         var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
 
         var monitor = new LoadMonitor();
-        var progress = settings.Progress ? new LoadProgressLine(error, monitor, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error)) : null;
+        var progress = settings.Progress ? new LoadProgressLine(error, monitor, settings.Engine.Body?.Length ?? 0, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error)) : null;
         var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
         var startedAt = DateTimeOffset.UtcNow;
         var cpuBefore = Environment.CpuUsage.TotalTime;
@@ -115,10 +115,11 @@ public sealed record LoadMeasurements(
     string? RuntimeCountersNote);
 
 /// <summary>
-/// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Rewritten in
-/// place on a terminal; one line a second in a log.
+/// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Its MiB/s counts
+/// what the summary counts: response bodies read, and the request body of each request answered. Rewritten in place
+/// on a terminal; one line a second in a log.
 /// </summary>
-internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, bool terminal)
+internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, long requestBodyBytes, bool terminal)
 {
     private readonly Lock _gate = new();
     private LoadTotals _last;
@@ -127,7 +128,7 @@ internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, bo
     public void OnSecond(LoadSecond second)
     {
         var totals = monitor.Read();
-        var bytes = totals.BodyBytes - _last.BodyBytes;
+        var bytes = totals.BodyBytes - _last.BodyBytes + (totals.Responses - _last.Responses) * requestBodyBytes;
         _last = totals;
         var line = string.Create(CultureInfo.InvariantCulture,
             $"{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");

@@ -197,7 +197,13 @@ internal sealed class LoadRun : IDisposable
         }
 
         Histogram.Record(latency);
-        Series.RecordResponse(SecondOf(end), latency);
+        var second = SecondOf(end);
+        Series.RecordResponse(second, latency);
+        if (verdict != ResponseVerdict.Good)
+        {
+            // A wrong status, body or length is a failure in the second's series too, as in the run's totals.
+            Series.RecordFailure(second);
+        }
     }
 
     /// <summary>

@@ -3,7 +3,8 @@ namespace Freight.Bench.Load.Engine;
 /// <summary>
 /// One second of a run, [Second, Second + SpanSeconds) after the start (the last one may be partial).
 /// Completions are responses (any status) that finished in that second; their latencies give P50/P99.
-/// Failures are socket errors, timeouts and other errors that finished in it; Dropped are open-loop
+/// Failures are socket errors, timeouts and other errors that finished in it, and its completions that failed
+/// verification (a wrong status, body or length: each both a completion and a failure); Dropped are open-loop
 /// requests scheduled in it but not sent. Workers (closed loop) and InFlight are sampled at the second's end;
 /// seconds closed after the run ended (the last one or two) report them as 0.
 /// </summary>

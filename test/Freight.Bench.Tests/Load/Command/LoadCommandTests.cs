@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Freight.Bench.Tests.Load.Command;
@@ -71,6 +72,27 @@ public sealed class LoadCommandTests
         Assert.Equal(20, run.Row.StatusCodes["200"]);
         Assert.Equal(10, run.Row.Failures!["status"]);
         Assert.Contains("status 10", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Put_LiveLine_CountsTheRequestBodiesSent()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        // Progress on: redirected, the live line is one line a second on standard error.
+        var run = await LoadCli.RunAsync(server.Url("/sink").ToString(), "-X", "PUT", "--size", "1MiB", "-c", "2", "-d", "3", "--expect-status", "201");
+
+        Assert.Equal(0, run.Exit);
+        var perSecond = run.Stderr.Split('\n')
+            .Select(line => Regex.Match(line, @"req/s\s+([0-9.,]+) MiB/s"))
+            .Where(match => match.Success)
+            .Select(match => double.Parse(match.Groups[1].Value, NumberStyles.Number, CultureInfo.InvariantCulture))
+            .ToList();
+        Assert.NotEmpty(perSecond);
+
+        // The responses carry no body: what moved is the uploads, 1 MiB for each request answered.
+        Assert.Contains(perSecond, mibPerSecond => mibPerSecond > 0);
+        Assert.True(run.Row.BytesPerSecond!.Median > 0);
     }
 
     [Fact]

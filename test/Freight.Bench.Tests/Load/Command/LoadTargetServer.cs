@@ -54,6 +54,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         app.MapGet("/memory", () => HttpResults.Bytes(MemoryBody, "application/octet-stream"));
         app.MapGet("/burst", server.Burst);
         app.MapPut("/slow", ReadSlowly);
+        app.MapPut("/sink", DrainAsync);
         app.MapPost("/form", ReadFormAsync);
 
         await app.StartAsync();
@@ -135,6 +136,21 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         Interlocked.Increment(ref _burst) % 3 == 0
             ? HttpResults.Problem("a burst of overload", statusCode: 503)
             : HttpResults.Text("ok");
+
+    /// <summary>Reads the request body to its end as fast as it comes, and answers 201.</summary>
+    private static async Task DrainAsync(HttpContext context)
+    {
+        while (true)
+        {
+            var result = await context.Request.BodyReader.ReadAsync();
+            context.Request.BodyReader.AdvanceTo(result.Buffer.End);
+            if (result.IsCompleted)
+            {
+                context.Response.StatusCode = StatusCodes.Status201Created;
+                return;
+            }
+        }
+    }
 
     private static IResult ReadSlowly(HttpContext context)
     {
