@@ -9,7 +9,10 @@ public sealed class FreightFileSystemOptions
     /// <summary>The configuration section bound when none is named.</summary>
     public const string SectionName = "Freight:FileSystem";
 
-    /// <summary>The files' root directory (created if missing); keys are paths below it, contained (no symlink leaves it).</summary>
+    /// <summary>
+    /// The files' root directory (created if missing; a relative path is taken from the working directory); keys are
+    /// paths below it, contained (no symlink leaves it).
+    /// </summary>
     public string RootDirectory { get; set; } = "";
 
     /// <summary>Where unfinished tus uploads wait; empty: <c>{RootDirectory}-uploads</c>, beside the root, never inside it.</summary>
