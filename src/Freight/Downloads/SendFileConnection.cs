@@ -106,7 +106,21 @@ internal sealed class SendFileConnection : IDuplexPipe, ISendFileFeature
                 // written through GetMemory/Advance its minimum-data-rate grace (5 s by default) whatever its size,
                 // so one flush for a whole 1 GiB file cut a client that took longer than 5 s (observed under load).
                 var chunk = Math.Min(count, FileSender.MaxChunkSize);
-                if (!await SendChunkAsync(responseWriter, new FileSend(file, offset, chunk, _output.Written, response, cancellationToken), cancellationToken))
+                var send = new FileSend(file, offset, chunk, _output.Written, response, cancellationToken);
+                bool sent;
+                try
+                {
+                    sent = await SendChunkAsync(responseWriter, send, cancellationToken);
+                }
+                catch (OperationCanceledException) when (chunk == count && send.Done.Task is { IsCompletedSuccessfully: true, Result: true })
+                {
+                    // The file's last byte had left when the request was aborted: a client that closes once it has it (curl,
+                    // a browser) races the flushes still coming back, and Kestrel's flush throws for an aborted request.
+                    // Thrown on, a complete download ended as "the client went away", eight exceptions deep.
+                    return;
+                }
+
+                if (!sent)
                 {
                     return;
                 }

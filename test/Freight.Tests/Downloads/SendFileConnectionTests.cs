@@ -78,6 +78,46 @@ public sealed class SendFileConnectionTests : IDisposable
         await loop;
     }
 
+    [Fact]
+    public async Task SendFile_RequestAbortedAsItsLastFlushComesBack_EndsComplete()
+    {
+        if (!LinuxSendFile.IsSupported)
+        {
+            return;
+        }
+
+        // One chunk of one piece: the response's second flush (after its head's) is its last.
+        const int length = 48 * 1024;
+        using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(1);
+        using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await client.ConnectAsync(listener.LocalEndPoint!);
+        using var server = await listener.AcceptAsync();
+        var context = new DefaultConnectionContext("test") { Transport = new Duplex(new Pipe().Reader, new Pipe().Writer) };
+        var connection = new SendFileConnection(context, server, pool: null);
+        var loop = connection.RunAsync();
+
+        using var aborted = new CancellationTokenSource();
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var writer = new KestrelLikeResponseWriter(connection.Output, holdFrom: 2, release.Task);
+        using var file = File.OpenHandle(_path, FileMode.Open, FileAccess.Read, FileShare.Read);
+        var send = connection.SendFileAsync(writer, file, 0, length, response: null, aborted.Token);
+
+        // The client has the whole body and closes; Kestrel aborts the request while the last flush is on its way back.
+        var body = await ReceiveAsync(client, length);
+        Assert.Equal(DeterministicPayload.Create(length), body);
+        await writer.Held.WaitAsync(TimeSpan.FromSeconds(10));
+        aborted.Cancel();
+        release.SetResult();
+
+        // Every byte had left: the send ends as a complete one, not in the abort's cancellation.
+        await send.WaitAsync(TimeSpan.FromSeconds(10));
+
+        connection.CompleteOutput();
+        await loop;
+    }
+
     private static async Task<byte[]> ReceiveAsync(Socket socket, int count)
     {
         var bytes = new byte[count];
@@ -90,6 +130,42 @@ public sealed class SendFileConnectionTests : IDisposable
         }
 
         return bytes;
+    }
+
+    /// <summary>
+    /// A response writer that checks the request's token once each flush is back, as Kestrel's does
+    /// (TimingPipeFlusher), and holds flushes from the <paramref name="holdFrom"/>th on until <paramref name="release"/>,
+    /// so that a test can abort the request in between.
+    /// </summary>
+    private sealed class KestrelLikeResponseWriter(PipeWriter inner, int holdFrom, Task release) : PipeWriter
+    {
+        private readonly TaskCompletionSource _held = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private int _flushes;
+
+        public Task Held => _held.Task;
+
+        public override async ValueTask<FlushResult> FlushAsync(CancellationToken cancellationToken = default)
+        {
+            var result = await inner.FlushAsync(cancellationToken);
+            if (++_flushes >= holdFrom)
+            {
+                _held.TrySetResult();
+                await release;
+            }
+
+            cancellationToken.ThrowIfCancellationRequested();
+            return result;
+        }
+
+        public override void Advance(int bytes) => inner.Advance(bytes);
+
+        public override Memory<byte> GetMemory(int sizeHint = 0) => inner.GetMemory(sizeHint);
+
+        public override Span<byte> GetSpan(int sizeHint = 0) => inner.GetSpan(sizeHint);
+
+        public override void CancelPendingFlush() => inner.CancelPendingFlush();
+
+        public override void Complete(Exception? exception = null) => inner.Complete(exception);
     }
 
     private sealed class Duplex(PipeReader input, PipeWriter output) : IDuplexPipe
