@@ -81,7 +81,7 @@ public static class BenchCommand
         CustomParser = result => CliValues.HttpUrl(result, "--target"),
     };
 
-    private static readonly Option<string?> CertificateSha256 = new("--certificate-sha256") { Description = "--target https://: the SHA-256 of its certificate (freight serve prints it).", HelpName = "HEX" };
+    private static readonly Option<string?> CertificateSha256 = CliValues.Sha256Hex("--certificate-sha256", "--target https://: the SHA-256 of its certificate (freight serve prints it).");
 
     private static readonly Option<string?> Json = new("--json") { Description = "Where to write the result JSON (default freight-results/bench-<time>.json).", HelpName = "FILE" };
 
@@ -105,6 +105,12 @@ public static class BenchCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var options = Bind(parse);
+            if (UsageErrorBeforeRunning(options) is { } usage)
+            {
+                await error.WriteLineAsync("error: " + usage);
+                return CliRun.UsageError;
+            }
+
             // Live on a terminal, plain lines in logs and with --no-progress; disposed on the way out, Ctrl+C included.
             using var progress = BenchProgress.ForConsole(options);
             try
@@ -128,6 +134,23 @@ public static class BenchCommand
         return parse is null ? null : Bind(parse);
     }
 
+    /// <summary>What the parse cannot see and a run would find out only at its end: where its result goes, and whether --filter keeps anything.</summary>
+    private static string? UsageErrorBeforeRunning(BenchOptions options)
+    {
+        if (options.JsonPath is { } json && OutputPath.WhyNotWritable(json) is { } why)
+        {
+            return $"--json {json} cannot be written: {why}";
+        }
+
+        // The micro suite's filter is BenchmarkDotNet's own: only it knows what matches there.
+        if (options.Filter is { } filter && !options.Suites.Contains(MicroSuite.Name) && !BenchRunner.ScenarioIds(options).Any(options.Matches))
+        {
+            return $"--filter '{filter}' matches no scenario of the suites asked for ({string.Join(", ", options.Suites)}); ids match case-sensitively, as download/freight or files/put (docs/bench.md lists them).";
+        }
+
+        return null;
+    }
+
     private static void Validate(CommandResult result)
     {
         try
@@ -135,6 +158,11 @@ public static class BenchCommand
             if (result.GetValue(Quick) && result.GetValue(Full))
             {
                 result.AddError("--quick and --full exclude each other: --quick is a shorter default run, --full the whole matrix.");
+            }
+
+            if (result.GetValue(CertificateSha256) is not null && result.GetValue(Target) is not { Scheme: "https" })
+            {
+                result.AddError("--certificate-sha256 pins the certificate of a --target https:// server: give it with one.");
             }
 
             if (result.GetValue(Store) == FilesSuite.S3Store)

@@ -30,6 +30,46 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
 {
     private readonly IBenchProgress _progress = progress ?? new PlainProgress(output);
 
+    /// <summary>The ids of the scenarios the suites of <paramref name="options"/> hold before --filter: what a filter must match one of.</summary>
+    public static IEnumerable<string> ScenarioIds(BenchOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var suites = options.Suites;
+        var ids = new List<string>();
+        if (suites.Contains(TransferSuite.Name))
+        {
+            ids.AddRange(TransferSuite.Create(options.Full).Select(s => s.Id));
+        }
+
+        if (suites.Contains(JsonSuite.Name))
+        {
+            ids.AddRange(JsonSuite.Create(options.JsonRecords, options.Full).Select(s => s.Id));
+        }
+
+        if (suites.Contains(ThreadsSuite.Name))
+        {
+            ids.AddRange(ThreadsSuite.Create(options.ThreadsRampTo, options.ThreadsRampSeconds, options.Full).Select(s => s.Id));
+            ids.Add(ThreadsSuiteRunner.EngineCheckId);
+        }
+
+        if (suites.Contains(StaticSuite.Name))
+        {
+            ids.AddRange(StaticSuite.Create(options.Quick, options.Full).Select(s => s.Id));
+        }
+
+        if (suites.Contains(FilesSuite.Name))
+        {
+            ids.AddRange(FilesSuite.Create(options.Quick, options.Store, options.Full).Select(s => s.Id));
+        }
+
+        if (suites.Contains(TusSuite.Name))
+        {
+            ids.AddRange(TusSuite.Create(options.Quick, TusSuite.Sizes(options.Quick)).Select(s => s.Id));
+        }
+
+        return ids;
+    }
+
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
         var startedAt = DateTimeOffset.UtcNow;
@@ -198,10 +238,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             // The live display ends before the final tables, which go below the rows it left.
             _progress.Complete();
             await ConsoleReport.WriteAsync(report, output);
-            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
-            await using (var json = File.Create(jsonPath))
+            try
             {
+                Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
+                await using var json = File.Create(jsonPath);
                 await JsonSerializer.SerializeAsync(json, report, BenchReport.JsonOptions, cancellationToken);
+            }
+            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
+            {
+                // Checked writable at the start (--json), so rare: the tables above stay the run's figures.
+                await output.WriteLineAsync($"bench: the result could not be written to {jsonPath}: {failed.Message}");
+                return 1;
             }
 
             await output.WriteLineAsync($"result: {jsonPath}");

@@ -37,7 +37,24 @@ public static class CliValues
         HelpName = string.Join('|', allowed),
         CustomParser = result => allowed.Contains(Token(result))
             ? Token(result)
-            : Fail<string?>(result, $"unknown {noun} '{Token(result)}'; {noun}s: {string.Join(", ", allowed)}."),
+            : Fail<string?>(result, $"{name}: unknown {noun} '{Token(result)}'; {noun}s: {string.Join(", ", allowed)}."),
+    };
+
+    /// <summary>
+    /// A SHA-256 as 64 hex digits, plain or in the "AB:CD:…" form certificate tools print; its value is the plain hex
+    /// in upper case.
+    /// </summary>
+    public static Option<string?> Sha256Hex(string name, string description, params string[] aliases) => new(name, aliases)
+    {
+        Description = description,
+        HelpName = "HEX",
+        CustomParser = result =>
+        {
+            var hex = Token(result).Replace(":", "", StringComparison.Ordinal).ToUpperInvariant();
+            return hex.Length == 64 && hex.All(char.IsAsciiHexDigit)
+                ? hex
+                : Fail<string?>(result, $"{name} needs the 64 hex digits of a SHA-256.");
+        },
     };
 
     /// <summary>An absolute http:// or https:// URL.</summary>

@@ -28,19 +28,9 @@ public static class ClientCommand
 
     private static readonly Option<bool> NoProgress = new("--no-progress") { Description = "No progress line on stderr (there is none when stderr is not a terminal)." };
 
-    private static readonly Option<string?> CertificateSha256 = new("--certificate-sha256")
-    {
-        Description = "https:// only: trust exactly the certificate with this SHA-256 (the hex that freight serve prints), instead of the system's trust.",
-        HelpName = "HEX",
-        CustomParser = result =>
-        {
-            // Accept the "AB:CD:..." form certificate tools print as well as plain hex.
-            var pin = CliValues.Token(result).Replace(":", "", StringComparison.Ordinal).ToUpperInvariant();
-            return pin.Length == 64 && pin.All(char.IsAsciiHexDigit)
-                ? pin
-                : CliValues.Fail<string?>(result, "--certificate-sha256 needs the 64 hex digits of a SHA-256.");
-        },
-    };
+    private static readonly Option<string?> CertificateSha256 = CliValues.Sha256Hex(
+        "--certificate-sha256",
+        "https:// only: trust exactly the certificate with this SHA-256 (the hex that freight serve prints), instead of the system's trust.");
 
     private static readonly Option<bool> IfNoneMatch = new("--if-none-match") { Description = "Create only: fail (412) when URL already exists (If-None-Match: *)." };
 

@@ -52,12 +52,12 @@ public sealed class StoreOptionsTests
     [InlineData("S3")]
     [InlineData("minio")]
     [InlineData("")]
-    public void Parse_UnknownStore_RefusedNamingTheStores(string store)
+    public void Parse_UnknownStore_RefusedNamingTheOptionAndTheStores(string store)
     {
         var options = BenchCommand.Parse(["--suite", "files", "--store", store], out var error);
 
         Assert.Null(options);
-        Assert.Equal($"unknown store '{store}'; stores: fs, s3.", error);
+        Assert.Equal($"--store: unknown store '{store}'; stores: fs, s3.", error);
     }
 
     [Fact]

@@ -64,17 +64,42 @@ public sealed class AaControlTests
     [Fact]
     public void TransferRatios_CopyFasterThanEveryDownload_IsNeverTheBestOtherDownload()
     {
+        // Every other download measured (the goal needs them all), download/file the fastest of them.
         ScenarioResult[] rows =
         [
             Row("download/freight", Original),
             Row("download/file", [500, 1000, 250, 750, 400]),
             Row(AaControl.CopyId("download/freight"), [9000, 9000, 9000, 9000, 9000]),
+            .. TransferRatios.OtherDownloads.Where(id => id != "download/file").Select(id => Row(id, [100, 100, 100, 100, 100])),
         ];
 
         var best = TransferRatios.Compute([], rows).Single(r => r.Name == "download-freight / best other download");
 
         Assert.Equal("download/file (http h1 memory 64K)", best.Denominator);
         Assert.Equal(2.0, best.Estimate!.Value, 9);
+    }
+
+    [Fact]
+    public void TransferRatios_AnOtherDownloadNotMeasured_BothBestOtherDownloadGoalsAreNotMeasured()
+    {
+        // As after --filter download/freight,download/file: the best of the two is not the best other download.
+        ScenarioResult[] rows =
+        [
+            Row("download/freight", Original),
+            Row("download/file", [500, 1000, 250, 750, 400]),
+        ];
+
+        var ratios = TransferRatios.Compute([], rows).Where(r => r.Name.EndsWith("download-freight / best other download", StringComparison.Ordinal)).ToList();
+
+        Assert.Equal(2, ratios.Count);
+        Assert.All(ratios, ratio =>
+        {
+            Assert.Null(ratio.Value);
+            Assert.NotNull(ratio.Goal);
+            Assert.Contains("not all measured", ratio.Denominator, StringComparison.Ordinal);
+        });
+        Assert.True(TransferRatios.OtherDownloads.Count >= 6);
+        Assert.DoesNotContain("download/freight", TransferRatios.OtherDownloads);
     }
 
     [Fact]

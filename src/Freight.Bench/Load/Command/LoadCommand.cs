@@ -5,6 +5,7 @@ using System.Globalization;
 using System.Net;
 using System.Net.Security;
 using System.Security.Cryptography;
+using Freight.Bench.Cli;
 using Freight.Bench.Load.Bodies;
 using Freight.Bench.Load.Engine;
 
@@ -102,11 +103,8 @@ public static class LoadCommand
         DefaultValueFactory = _ => "1.1",
     };
 
-    private static readonly Option<string?> Pin = new("--pin-sha256", "--certificate-sha256")
-    {
-        Description = "https://: trust exactly the server certificate with this SHA-256 (64 hex digits; freight serve prints it).",
-        HelpName = "HEX",
-    };
+    private static readonly Option<string?> Pin = CliValues.Sha256Hex(
+        "--pin-sha256", "https://: trust exactly the server certificate with this SHA-256 (64 hex digits; freight serve prints it).", "--certificate-sha256");
 
     private static readonly Option<bool> Insecure = new("--insecure", "-k")
     {
@@ -118,11 +116,8 @@ public static class LoadCommand
         Description = "The status every response must have (default: any; bodies are then checked on 2xx).",
     };
 
-    private static readonly Option<string?> ExpectSha256 = new("--expect-sha256")
-    {
-        Description = "The SHA-256 (hex) every checked response body must have, hashed as it streams in.",
-        HelpName = "HEX",
-    };
+    private static readonly Option<string?> ExpectSha256 = CliValues.Sha256Hex(
+        "--expect-sha256", "The SHA-256 (hex) every checked response body must have, hashed as it streams in.");
 
     private static readonly Option<FileInfo?> ExpectBody = new("--expect-body")
     {
@@ -241,16 +236,6 @@ public static class LoadCommand
             if (result.GetValue(ExpectBody) is not null && result.GetValue(ExpectSha256) is not null)
             {
                 return "--expect-body and --expect-sha256 both give the expected body: choose one.";
-            }
-
-            if (result.GetValue(ExpectSha256) is { } hex && !IsSha256Hex(hex))
-            {
-                return "--expect-sha256 needs the 64 hex digits of a SHA-256.";
-            }
-
-            if (result.GetValue(Pin) is { } pin && !IsSha256Hex(pin))
-            {
-                return "--pin-sha256 needs the 64 hex digits of a SHA-256.";
             }
 
             if ((result.GetValue(Pin) is not null || result.GetValue(Insecure)) && !https)
@@ -449,11 +434,6 @@ public static class LoadCommand
         return value.Contains('\r', StringComparison.Ordinal) || value.Contains('\n', StringComparison.Ordinal) ? null : new(name, value);
     }
 
-    private static bool IsSha256Hex(string text)
-    {
-        var hex = text.Replace(":", "", StringComparison.Ordinal);
-        return hex.Length == 64 && hex.All(char.IsAsciiHexDigit);
-    }
 
     /// <summary>Bytes, or a number ending in KiB, MiB or GiB (binary units, as the rest of the bench prints them).</summary>
     private static long? ParseSize(ArgumentResult result)
