@@ -133,7 +133,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
                 StartedAt = startedAt,
                 Machine = MachineInfo.Current(),
                 Measures = MeasuresOffered.Of(counters.GetValueOrDefault(TransferScenario.FreightServer) ?? await InstructionCounter.ProbeAsync(null, cancellationToken)),
-                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)", options.Full),
+                Settings = new BenchSettings(options.Suites, options.Quick, options.Runs, options.RunSeconds, options.WarmupSeconds, options.PayloadBytes, options.CpuAffinity && options.Target is null, options.Target?.ToString() ?? "embedded", options.Store, rgw is null ? null : $"Ceph RGW {rgw.Version} (memstore)", options.Full, options.Filter),
             };
 
             _progress.Line($"freight bench: suites {string.Join(", ", options.Suites)}, target {report.Settings.Target}");

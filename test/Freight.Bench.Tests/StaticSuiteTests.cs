@@ -20,6 +20,7 @@ public sealed class StaticSuiteTests
 
             Assert.True(exitCode == 0, console.ToString());
             using var document = JsonDocument.Parse(await File.ReadAllTextAsync(json));
+            Assert.Equal("static/freight", document.RootElement.GetProperty("settings").GetProperty("filter").GetString());
             var rows = document.RootElement.GetProperty("results").EnumerateArray().ToList();
             var engine = rows.Where(r => r.GetProperty("parameters").GetProperty("generator").GetString() == "engine").ToList();
             // static/freight at each of 4 sizes, and its A/A copy (static/freight#a, 4 KiB).

@@ -36,10 +36,21 @@ public sealed class MeasuresConsoleTests
         Assert.Equal("| cost measures | CPU time per side (every row); server instructions per byte: no — perf stat: instructions &lt;not supported&gt; (no hardware counter here) |", markdown.Split('\n').Single(l => l.StartsWith("| cost measures", StringComparison.Ordinal)));
     }
 
-    private static BenchReport Report(double? instructionsPerByte, MeasuresOffered measures) => new()
+    [Fact]
+    public void ReportMarkdown_FilteredRun_SaysTheFilterBesideItsRows()
+    {
+        var report = Report(null, new MeasuresOffered(true, false, "no perf"), filter: "download/freight,download/file");
+        var model = Freight.Bench.Reports.Output.ReportBuilder.Build([new CompareSource("run", report)], 1);
+
+        var markdown = Freight.Bench.Reports.Output.MarkdownReportWriter.Render(model);
+
+        Assert.Contains("| rows | headline rows (default), --filter download/freight,download/file |", markdown, StringComparison.Ordinal);
+    }
+
+    private static BenchReport Report(double? instructionsPerByte, MeasuresOffered measures, string? filter = null) => new()
     {
         Machine = new MachineInfo(2, "linux", ".NET 10", "cpu"),
-        Settings = new BenchSettings(["transfer"], Quick: false, Runs: 5, RunSeconds: 0.5, WarmupSeconds: 0.5, PayloadBytes: 20 << 20, CpuAffinity: false, Target: "embedded"),
+        Settings = new BenchSettings(["transfer"], Quick: false, Runs: 5, RunSeconds: 0.5, WarmupSeconds: 0.5, PayloadBytes: 20 << 20, CpuAffinity: false, Target: "embedded", Filter: filter),
         Measures = measures,
         Verified = true,
         Results =

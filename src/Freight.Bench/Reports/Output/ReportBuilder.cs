@@ -99,7 +99,7 @@ public static class ReportBuilder
         // and which cost measures its machine offered.
         if (sources.Any(s => s.Report.Measures is not null))
         {
-            Row("rows", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.Quick ? "--quick" : r.Settings.Full ? "--full (every row)" : r.Measures is null ? "every row" : "headline rows (default)"));
+            Row("rows", r => ReportCell.Of(r.Settings is null ? "" : (r.Settings.Quick ? "--quick" : r.Settings.Full ? "--full (every row)" : r.Measures is null ? "every row" : "headline rows (default)") + (r.Settings.Filter is { } filter ? $", --filter {filter}" : "")));
             Row("cost measures", r => ReportCell.Of(r.Measures is { } m ? m.Describe()["measures: ".Length..] : ""));
         }
 
