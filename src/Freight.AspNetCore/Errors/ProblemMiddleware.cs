@@ -1,5 +1,6 @@
 using Freight.Multipart;
 using Freight.Telemetry;
+using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
@@ -37,6 +38,8 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         {
             UploadTelemetry.Current(context)?.Abort();
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            StopReadingRequests(context);
+            context.Abort();
         }
         catch (Exception caught) when (Classify(caught) is { } problem)
         {
@@ -84,8 +87,23 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
                 HttpContext = context,
                 ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message },
             });
+
+            if (IsBodyCutOff(exception))
+            {
+                // The 400 stays readable by a client that only half-closed; no request is read after it.
+                StopReadingRequests(context);
+            }
         }
     }
+
+    /// <summary>
+    /// No further request on this connection: its client went away or cut its body off. Kestrel stops its own loop when
+    /// its exception for that leaves the app; answered here instead, Kestrel went on to read a next request from an
+    /// input its body reader had left mid-read, and logged "Reading is already in progress" as a warning with its stack,
+    /// once a cut upload (an abort alone does not stop that loop).
+    /// </summary>
+    private static void StopReadingRequests(HttpContext context) =>
+        context.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
 
     /// <summary>
     /// What no handler answered, left without a body: no route (404), a method the route lacks (405, with its Allow),
