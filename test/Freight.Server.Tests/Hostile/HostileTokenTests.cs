@@ -41,6 +41,40 @@ public sealed class HostileTokenTests(TokenFilesServer server) : IClassFixture<T
     }
 
     [Theory]
+    [InlineData("/lab/ping", null)]
+    [InlineData("/lab/ping", TokenFilesServer.ReadToken)]
+    [InlineData("/lab/threads/sleep?ms=5000", null)]
+    [InlineData("/lab/download/bytes?size=100000000", null)]
+    [InlineData("/lab/static/stock/4096.bin", null)]
+    public async Task Lab_WithoutTheWriteToken_Returns401(string path, string? token)
+    {
+        // The lab writes files, streams gigabytes and holds threads as long as asked: on a server with tokens it takes
+        // the write token, as a PUT does.
+        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(server.HttpAddress, path));
+        if (token is not null)
+        {
+            request.Headers.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", token);
+        }
+
+        using var response = await server.Client.SendAsync(request);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
+        Assert.StartsWith("Bearer", response.Headers.WwwAuthenticate.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Lab_WithTheWriteToken_Answers()
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri(server.HttpAddress, "/lab/ping"));
+        request.Headers.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", TokenFilesServer.WriteToken);
+
+        using var response = await server.Client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal("pong", await response.Content.ReadAsStringAsync());
+    }
+
+    [Theory]
     [MemberData(nameof(RefusedAuthorizations))]
     public async Task Put_MalformedOrWrongAuthorization_Returns401AndStoresNothing(string authorization, Protocol protocol)
     {
