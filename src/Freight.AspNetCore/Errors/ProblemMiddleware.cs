@@ -39,7 +39,6 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             UploadTelemetry.Current(context)?.Abort();
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
             StopReadingRequests(context);
-            context.Abort();
         }
         catch (Exception caught) when (Classify(caught) is { } problem)
         {
@@ -97,13 +96,19 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     }
 
     /// <summary>
-    /// No further request on this connection: its client went away or cut its body off. Kestrel stops its own loop when
-    /// its exception for that leaves the app; answered here instead, Kestrel went on to read a next request from an
-    /// input its body reader had left mid-read, and logged "Reading is already in progress" as a warning with its stack,
-    /// once a cut upload (an abort alone does not stop that loop).
+    /// No further request on this HTTP/1.x connection: its client went away or cut its body off. Kestrel stops its own
+    /// loop when its exception for that leaves the app; answered here instead, Kestrel went on to read a next request
+    /// from an input its body reader had left mid-read, and logged "Reading is already in progress" as a warning with
+    /// its stack, once a cut upload (an abort alone does not stop that loop). Not on HTTP/2: there the request is one
+    /// stream, and closing its connection would end its siblings' too.
     /// </summary>
-    private static void StopReadingRequests(HttpContext context) =>
-        context.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
+    private static void StopReadingRequests(HttpContext context)
+    {
+        if (HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol))
+        {
+            context.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
+        }
+    }
 
     /// <summary>
     /// What no handler answered, left without a body: no route (404), a method the route lacks (405, with its Allow),
