@@ -374,7 +374,7 @@ public static class LoadCommand
 
         var duration = parse.GetValue(Duration);
         var requests = parse.GetValue(Requests);
-        var pin = parse.GetValue(Pin)?.Replace(":", "", StringComparison.Ordinal).ToUpperInvariant();
+        var pin = parse.GetValue(Pin); // plain upper-case hex: CliValues.Sha256Hex normalized it
         var insecure = parse.GetValue(Insecure);
         var engine = new LoadOptions
         {
