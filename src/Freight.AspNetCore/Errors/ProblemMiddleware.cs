@@ -224,8 +224,16 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         }
     }
 
-    [LoggerMessage(1, LogLevel.Warning, "{Method} {Path} rejected with {Status}: {Reason}")]
-    private static partial void LogRejected(ILogger logger, string method, string path, int status, string reason);
+    /// <summary>
+    /// A refusal, once. A client's error (4xx) is Information: it is the client's to mend, and any anonymous client can
+    /// send thousands, so a server logging at Warning (a usual production level) should not print them. A 5xx that is
+    /// not the client's (a remote store failed, an object kept changing) is Warning.
+    /// </summary>
+    private static void LogRejected(ILogger logger, string method, string path, int status, string reason) =>
+        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, method, path, status, reason);
+
+    [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason}")]
+    private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason);
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);

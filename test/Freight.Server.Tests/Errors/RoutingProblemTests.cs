@@ -26,6 +26,7 @@ public sealed class RoutingProblemTests(BuildingBlocksServer server) : IClassFix
         ProblemAssert.IsRoutingProblem(response, HttpStatusCode.UnsupportedMediaType);
         var logged = Assert.Single(server.Logs.Since(mark));
         Assert.Equal(typeof(ProblemMiddleware).FullName, logged.Category);
+        Assert.Equal(Microsoft.Extensions.Logging.LogLevel.Information, logged.Level);
         Assert.Contains("POST /my/photos rejected with 415", logged.Message, StringComparison.Ordinal);
     }
 
@@ -48,6 +49,7 @@ public sealed class RoutingProblemTests(BuildingBlocksServer server) : IClassFix
         ProblemAssert.IsRoutingProblem(response, HttpStatusCode.NotFound);
         var logged = Assert.Single(server.Logs.Since(mark));
         Assert.Equal(typeof(ProblemMiddleware).FullName, logged.Category);
+        Assert.Equal(Microsoft.Extensions.Logging.LogLevel.Information, logged.Level);
         Assert.Contains("GET /nowhere/at/all rejected with 404", logged.Message, StringComparison.Ordinal);
     }
 }

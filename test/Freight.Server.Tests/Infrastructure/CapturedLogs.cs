@@ -21,7 +21,7 @@ public sealed class CapturedLogs : ILoggerProvider
     public int Count => _entries.Count;
 
     /// <summary>The entries logged after <paramref name="mark"/> at <paramref name="minimum"/> or above.</summary>
-    public IReadOnlyList<CapturedLog> Since(int mark, LogLevel minimum = LogLevel.Warning) =>
+    public IReadOnlyList<CapturedLog> Since(int mark, LogLevel minimum = LogLevel.Information) =>
         _entries.Skip(mark).Where(entry => entry.Level >= minimum).ToList();
 
     public ILogger CreateLogger(string categoryName) => new Logger(this, categoryName);
