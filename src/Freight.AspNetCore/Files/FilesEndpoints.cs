@@ -120,6 +120,17 @@ internal static class FilesEndpoints
         {
             throw FilesRequest.NotFound(key);
         }
+
+        // The shared answer leaves a failed precondition and an unsatisfiable range bodiless, as StaticFiles and
+        // Results.File do; the files API answers every error as a problem, as its writes do.
+        var response = context.Response;
+        switch (response.StatusCode)
+        {
+            case StatusCodes.Status412PreconditionFailed:
+                throw FilesRequest.ReadPreconditionFailed();
+            case StatusCodes.Status416RangeNotSatisfiable:
+                throw FilesRequest.RangeNotSatisfiable(response.Headers.ContentRange.ToString());
+        }
     }
 
     private static async Task DeleteAsync(HttpContext context, IObjectStore store, FilesAccess access)

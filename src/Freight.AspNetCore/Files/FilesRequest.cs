@@ -85,6 +85,15 @@ internal static class FilesRequest
     public static ProblemException PreconditionFailed() =>
         new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-None-Match; nothing was changed.");
 
+    /// <summary>412 on a read: the file is not the version If-Match or If-Unmodified-Since asked for (RFC 9110 §13.2.2).</summary>
+    public static ProblemException ReadPreconditionFailed() =>
+        new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-Unmodified-Since.");
+
+    /// <summary>416 with the <c>Content-Range: bytes */length</c> that tells the client the file's current length (RFC 9110 §15.5.17).</summary>
+    public static ProblemException RangeNotSatisfiable(string contentRange) =>
+        new(StatusCodes.Status416RangeNotSatisfiable, "Range not satisfiable", $"No range asked for overlaps the file ({contentRange}).",
+            new Dictionary<string, string> { [HeaderNames.ContentRange] = contentRange });
+
     public static ProblemException NotFound(StorageKey key) =>
         new(StatusCodes.Status404NotFound, "Not found", $"There is no file '{key}'.");
 

@@ -1,4 +1,5 @@
 using System.Net;
+using Freight.Server.Tests.Infrastructure;
 using Freight.Server.Tests.Sample;
 using Microsoft.AspNetCore.WebUtilities;
 using Microsoft.Net.Http.Headers;
@@ -65,13 +66,13 @@ public abstract class FilesRangeTests(FilesServer server)
     }
 
     [Fact]
-    public async Task Get_RangeBeyondTheEnd_416WithContentRangeStar()
+    public async Task Get_RangeBeyondTheEnd_416ProblemWithContentRangeStar()
     {
         var (key, _, _) = await CreateAsync();
 
         using var response = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", $"bytes={Size}-"));
 
-        Assert.Equal(HttpStatusCode.RequestedRangeNotSatisfiable, response.StatusCode);
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestedRangeNotSatisfiable);
         Assert.Equal($"bytes */{Size}", response.Content.Headers.ContentRange?.ToString());
     }
 
@@ -101,7 +102,7 @@ public abstract class FilesRangeTests(FilesServer server)
     }
 
     [Fact]
-    public async Task Get_IfModifiedSinceLastModified_304_IfMatchOther_412()
+    public async Task Get_IfModifiedSinceLastModified_304_IfMatchOther_412Problem()
     {
         var (key, _, _) = await CreateAsync();
         using var first = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key);
@@ -111,7 +112,20 @@ public abstract class FilesRangeTests(FilesServer server)
         using var failed = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-Match", "\"other\""));
 
         Assert.Equal(HttpStatusCode.NotModified, notModified.StatusCode);
+        Assert.Empty(await notModified.Content.ReadAsByteArrayAsync());
+        await ProblemAssert.IsProblemAsync(failed, HttpStatusCode.PreconditionFailed);
+    }
+
+    [Fact]
+    public async Task Head_IfMatchOther_412WithoutABody()
+    {
+        var (key, _, _) = await CreateAsync();
+
+        using var failed = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key, ("If-Match", "\"other\""));
+
         Assert.Equal(HttpStatusCode.PreconditionFailed, failed.StatusCode);
+        Assert.Equal("application/problem+json", failed.Content.Headers.ContentType?.MediaType);
+        Assert.Empty(await failed.Content.ReadAsByteArrayAsync());
     }
 
     [Fact]

@@ -100,6 +100,7 @@ public abstract class HostileRangeTests(FilesServer server)
             if (served is null)
             {
                 Assert.Equal($"bytes */{Size}", response.Content.Headers.ContentRange?.ToString());
+                await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestedRangeNotSatisfiable);
                 continue;
             }
 
