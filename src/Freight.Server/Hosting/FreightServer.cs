@@ -73,7 +73,8 @@ public sealed class FreightServer : IAsyncDisposable
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [reason]);
         }
 
-        var errors = options.Validate();
+        var kestrelLimits = KestrelLimitsSection.Read(builder.Configuration, out var kestrelErrors);
+        var errors = options.Validate().Concat(kestrelErrors).ToList();
         if (errors.Count > 0)
         {
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), errors);
@@ -87,6 +88,7 @@ public sealed class FreightServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
             kestrel.AddServerHeader = false;
+            kestrelLimits.ApplyTo(kestrel.Limits);
             kestrel.Limits.MaxRequestBodySize = options.MaxRequestBodyBytes;
             kestrel.Limits.Http2.InitialConnectionWindowSize = options.Http2.InitialConnectionWindowBytes;
             kestrel.Limits.Http2.InitialStreamWindowSize = options.Http2.InitialStreamWindowBytes;

@@ -4,6 +4,7 @@ using Freight.Server.Tests.Infrastructure;
 using Freight.Lab.Payload;
 using Freight.Transport;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -49,6 +50,12 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Freight:Tus:MaxUnfinishedUploadsPerClient", "0", "Freight:Tus:MaxUnfinishedUploadsPerClient")]
     [InlineData("--Freight:Tus:MaxPendingBytes", "-1", "Freight:Tus:MaxPendingBytes")]
     [InlineData("--Freight:Tus:MinFreeBytes", "-1", "Freight:Tus:MinFreeBytes")]
+    [InlineData("--Kestrel:Limits:MaxRequestBodySize", "5", "Kestrel:Limits:MaxRequestBodySize")]
+    [InlineData("--Kestrel:Limits:MinRequestBodyDataRate:BytesPerSecond", "5", "Kestrel:Limits:MinRequestBodyDataRate")]
+    [InlineData("--Kestrel:Limits:Http2:MaxFrameSize", "20000", "Kestrel:Limits:Http2:MaxFrameSize")]
+    [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits")]
+    [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
+    [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
     public void Create_InvalidOption_ThrowsNamingTheOption(string option, string value, string named)
     {
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
@@ -127,6 +134,29 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.Equal(1000, server.Options.MaxLabPayloadBytes);
         Assert.Equal(HttpStatusCode.OK, atLimit.StatusCode);
         await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.BadRequest);
+    }
+
+    /// <summary>
+    /// Kestrel's own limits are set from the Kestrel:Limits section, which ASP.NET Core leaves unbound by default: a request
+    /// line past a lowered <c>MaxRequestLineSize</c> gets Kestrel's 414 on the wire, one within it is served.
+    /// </summary>
+    [Fact]
+    public async Task Create_KestrelLimitsOnCommandLine_KestrelEnforcesThem()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory,
+            "--Kestrel:Limits:MaxRequestLineSize", "100", "--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "100",
+            "--Kestrel:Limits:MinResponseDataRate:GracePeriod", "00:00:10"]);
+        await server.StartAsync();
+        var address = new Uri(server.Urls.Single());
+
+        var tooLong = await Files.FilesApi.RawAsync(address, RawHttpConnection.Head("GET", address, "/files/" + new string('x', 100)));
+        var served = await Files.FilesApi.RawAsync(address, RawHttpConnection.Head("GET", address, "/lab/ping"));
+
+        Assert.Equal(414, tooLong.StatusCode);
+        Assert.Equal(200, served.StatusCode);
+        var limits = server.App.Services.GetRequiredService<IOptions<KestrelServerOptions>>().Value.Limits;
+        Assert.Equal(100, limits.MinResponseDataRate?.BytesPerSecond);
+        Assert.Equal(TimeSpan.FromSeconds(10), limits.MinResponseDataRate?.GracePeriod);
     }
 
     [Theory]
