@@ -81,11 +81,16 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             {
                 context.Response.Headers.Connection = "close";
             }
-            await problems.WriteAsync(new ProblemDetailsContext
+            var details = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message };
+            if (ProblemExtensions.Of(context) is { } extensions)
             {
-                HttpContext = context,
-                ProblemDetails = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message },
-            });
+                foreach (var (name, value) in extensions)
+                {
+                    details.Extensions[name] = value;
+                }
+            }
+
+            await problems.WriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = details });
 
             if (IsBodyCutOff(exception))
             {

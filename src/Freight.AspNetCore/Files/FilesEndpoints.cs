@@ -84,6 +84,8 @@ internal static class FilesEndpoints
         var stored = new List<StoredFile>();
         var fields = new Dictionary<string, string>(StringComparer.Ordinal);
         MultipartSection? part;
+        // A part that fails ends the request, but the parts before it stay stored: its problem lists them.
+        ProblemExtensions.Add(context, "stored", stored);
         while ((part = await reader.ReadNextSectionAsync(context.RequestAborted)) is not null)
         {
             if (part.FileName is null)

@@ -93,6 +93,39 @@ public abstract class FilesMultipartTests(FilesServer server)
         Assert.Empty(server.FilesTempFiles());
     }
 
+    /// <summary>
+    /// Each file part is its own atomic write, so a later part's failure leaves the earlier ones stored: the problem
+    /// says which (<c>stored</c>, as a 201's <c>files</c>), and the client can send the rest again.
+    /// </summary>
+    [Fact]
+    public async Task Post_SecondPartRefused_ProblemListsTheFileStoredBeforeIt()
+    {
+        var root = NewRoot();
+        var first = Content(70_000, seed: 53);
+
+        using var response = await PostRawAsync($"/files/{root}/up", [.. Part("f1", "first.bin", first), .. Part("f2", "..", Content(10))]);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest);
+        using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        AssertFile(Assert.Single(body.RootElement.GetProperty("stored").EnumerateArray()), $"{root}/up/first.bin", first);
+        await AssertStoredAsync(server, $"{root}/up/first.bin", first);
+        using var listing = await ListAsync(server, "prefix=" + root + "/up");
+        Assert.Single(listing.RootElement.GetProperty("items").EnumerateArray());
+        Assert.Empty(server.FilesTempFiles());
+    }
+
+    [Fact]
+    public async Task Post_FirstPartRefused_ProblemListsNothingStored()
+    {
+        var root = NewRoot();
+
+        using var response = await PostRawAsync($"/files/{root}/up", Part("f", "..", Content(10)));
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest);
+        using var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        Assert.Empty(body.RootElement.GetProperty("stored").EnumerateArray());
+    }
+
     [Fact]
     public async Task Post_OnlyFields_Returns400()
     {
