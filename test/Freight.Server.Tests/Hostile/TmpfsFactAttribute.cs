@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Freight.Server.Tests.Hostile;
 
 /// <summary>
-/// A test that needs a tmpfs of its own (<see cref="TmpfsTusServer"/>): skipped, saying why, where one cannot be
+/// A test that needs a tmpfs of its own (<see cref="Tmpfs"/>): skipped, saying why, where one cannot be
 /// mounted (not root, or a container without the right to mount). CI runs as root and mounts it.
 /// </summary>
 [AttributeUsage(AttributeTargets.Method)]
