@@ -63,7 +63,9 @@ public static class DeterministicPayload
         var buffer = new byte[1024 * 1024];
         try
         {
-            using (var handle = File.OpenHandle(temp, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.None, length))
+            // Reserved as the stores reserve: a file that does not fit fails with ENOSPC, which OutOfSpace.Is knows
+            // (.NET's own refused reservation is a bare IOException, without the errno).
+            using (var handle = Freight.Storage.OutOfSpace.CreateReserving(temp, length))
             {
                 for (long offset = 0; offset < length; offset += buffer.Length)
                 {
