@@ -200,6 +200,7 @@ public sealed class FreightServer : IAsyncDisposable
             }));
         }
 
+        WriteLabFiles(app.Services.GetRequiredService<LabStaticFiles>(), options.DataDirectory);
         app.UseLabStaticFiles();
         app.MapLab();
         app.MapFreightFiles("/files");
@@ -237,6 +238,29 @@ public sealed class FreightServer : IAsyncDisposable
             // A value of the wrong type for its option, e.g. --Freight:Files:MaxFileBytes lots.
             var reason = unbindable.InnerException is { } inner ? $"{unbindable.Message} {inner.Message}" : unbindable.Message;
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [reason]);
+        }
+    }
+
+    /// <summary>
+    /// The lab's files are the first bytes serve writes into the data directory. One it cannot write to (its volume
+    /// full, read-only, or the path a file) is refused here as an invalid option is, with what to do about it (exit 2
+    /// before a port is bound, not a stack trace); the files written before the one that failed are removed.
+    /// </summary>
+    private static void WriteLabFiles(LabStaticFiles files, string dataDirectory)
+    {
+        try
+        {
+            files.EnsureCreated();
+        }
+        catch (Exception unwritable) when (unwritable is IOException or UnauthorizedAccessException)
+        {
+            var directory = Path.GetFullPath(dataDirectory);
+            var problem = OutOfSpace.Is(unwritable)
+                ? FormattableString.Invariant($"the volume of {directory} is full: the lab's files ({LabStaticFiles.TotalBytes / (1024.0 * 1024):0.0} MiB) do not fit. Free space on it, or choose another directory with --data-dir DIR.")
+                : File.Exists(directory)
+                    ? $"{directory} is a file, not a directory: choose a directory with --data-dir DIR."
+                    : $"{directory} cannot be written ({unwritable.Message}): choose a directory the server may write to with --data-dir DIR.";
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"Freight:DataDirectory: {problem}"]);
         }
     }
 
