@@ -312,7 +312,7 @@ public sealed class FreightServer : IAsyncDisposable
 
     /// <summary>
     /// Runs <c>freight serve</c> until Ctrl+C or SIGTERM: prints <c>listening: URL</c> per address and,
-    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options. Its help is <see cref="ServeCommand"/>'s.
+    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options or a data directory it cannot write. Its help is <see cref="ServeCommand"/>'s.
     /// </summary>
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
     {
