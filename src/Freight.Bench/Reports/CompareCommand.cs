@@ -96,7 +96,7 @@ public static class CompareCommand
             if (report is null)
             {
                 await error.WriteLineAsync($"error: {path}: {loadError}");
-                return 2;
+                return CliRun.UsageError;
             }
 
             sources.Add(new CompareSource(ColumnName(path, options.Files), report));
@@ -118,7 +118,7 @@ public static class CompareCommand
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             await error.WriteLineAsync($"error: cannot write {options.Output}: {e.Message}");
-            return 2;
+            return CliRun.UsageError;
         }
 
         await output.WriteLineAsync($"comparison: {options.Output}");
@@ -132,8 +132,13 @@ public static class CompareCommand
         try
         {
             await using var stream = File.OpenRead(path);
+            if (stream.Length == 0)
+            {
+                return (null, NotAResult("the file is empty"));
+            }
+
             var report = await JsonSerializer.DeserializeAsync<BenchReport>(stream, BenchReport.JsonOptions, cancellationToken);
-            return report?.Results is null ? (null, "not a freight bench result file (no results)") : (report, null);
+            return report?.Results is null ? (null, NotAResult("no results")) : (report, null);
         }
         catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
         {
@@ -143,10 +148,49 @@ public static class CompareCommand
         {
             return (null, $"cannot read: {e.Message}");
         }
+        catch (ArgumentException)
+        {
+            // An empty argument, or one with a character no path may hold.
+            return (null, "not a file name");
+        }
         catch (JsonException e)
         {
-            return (null, $"not a freight bench result file: {e.Message}");
+            return (null, NotAResult(WhyNotAResult(e)));
         }
+    }
+
+    private static string NotAResult(string reason) => $"not a Freight bench result ({reason})";
+
+    /// <summary>
+    /// Where the file stops being a result, in its own terms: System.Text.Json's message names .NET types and its reader's
+    /// internals ("isFinalBlock", "BytePositionInLine"), which say nothing to someone holding a truncated or foreign file.
+    /// </summary>
+    private static string WhyNotAResult(JsonException e)
+    {
+        // Lines and bytes count from 0 in the exception, from 1 in an editor; a byte is a column until a non-ASCII character.
+        var at = e.LineNumber is { } line ? $"line {line + 1}, byte {(e.BytePositionInLine ?? 0) + 1}" : null;
+
+        // The reader's own error (text that is not JSON, or JSON cut short) comes as the inner exception; a value of
+        // the wrong type, or a required field missing, has none.
+        if (e.InnerException is JsonException)
+        {
+            return at is null ? "not valid JSON" : $"not valid JSON at {at}";
+        }
+
+        var where = e.Path is { Length: > 1 } path ? $" at {path}" : "";
+        var what = MissingFields(e.Message) is { } missing ? $"missing {missing}" : "a missing field or a value of the wrong type";
+        return $"{what}{where}{(at is null ? "" : $", {at}")}";
+    }
+
+    /// <summary>
+    /// The required fields System.Text.Json says are missing ("… missing required properties including: 'machine',
+    /// 'settings'."), as "'machine', 'settings'"; null when the message says something else (another wording, a language).
+    /// </summary>
+    private static string? MissingFields(string message)
+    {
+        const string Marker = "missing required properties including: ";
+        var start = message.IndexOf(Marker, StringComparison.Ordinal);
+        return start < 0 ? null : message[(start + Marker.Length)..].TrimEnd('.', ' ');
     }
 
     // The file name reads best as a header; two files of the same name keep the path given so they stay apart.

@@ -7,7 +7,8 @@ namespace Freight.Bench.Reports;
 
 /// <summary>
 /// <c>freight report</c>: loads the result files, builds the report once and writes it as HTML, Markdown and/or CSV.
-/// Exit code 0; 1 when a result file cannot be read or an output cannot be written; 2 on a usage error.
+/// Exit code 0; 2 on a usage error or a file that cannot be read or written, as <c>freight compare</c> (1 is the bench's
+/// "measured, and a goal or a verification failed": nothing report does).
 /// </summary>
 public static class ReportCommand
 {
@@ -32,7 +33,7 @@ public static class ReportCommand
     /// <summary>The command's definition; its action writes the outputs and names each on <paramref name="output"/>.</summary>
     public static CliCommand Create(TextWriter output, TextWriter error)
     {
-        var command = new CliCommand("report", "Render freight bench result files: the machine and settings, per study a bar chart of our variants, the peers and the published figures, latency percentile curves and per-second series of the load scenarios, the ratios, and with several files the compare tables (as freight compare). At least one output. Exit 0, 1 when a file cannot be read or written, 2 on a usage error.")
+        var command = new CliCommand("report", "Render freight bench result files: the machine and settings, per study a bar chart of our variants, the peers and the published figures, latency percentile curves and per-second series of the load scenarios, the ratios, and with several files the compare tables (as freight compare). At least one output. Exit 0, 2 on a usage error or a file that cannot be read or written.")
         {
             Files, Html, Markdown, Csv, Svg, Verdicts, Noise,
         };
@@ -94,7 +95,7 @@ public static class ReportCommand
             if (report is null)
             {
                 await error.WriteLineAsync($"error: {path}: {loadError}");
-                return 1;
+                return CliRun.UsageError;
             }
 
             sources.Add(new CompareSource(CompareCommand.ColumnName(path, options.Files), report));
@@ -144,7 +145,7 @@ public static class ReportCommand
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             await error.WriteLineAsync($"error: cannot write {target}: {e.Message}");
-            return 1;
+            return CliRun.UsageError;
         }
 
         return 0;

@@ -188,7 +188,26 @@ public sealed class CompareTests
             var (exit, _, error) = await FreightCli.RunAsync(["compare", s_base, path]);
 
             Assert.Equal(2, exit);
-            Assert.StartsWith($"error: {path}: not a freight bench result file", error, StringComparison.Ordinal);
+            Assert.Equal($"error: {path}: not a Freight bench result (not valid JSON at line 1, byte 17)\n", error);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public async Task FreightCompare_EmptyFile_ExitsTwoSayingItIsEmpty()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"freight-compare-test-{Guid.NewGuid():N}.json");
+        await File.WriteAllTextAsync(path, "");
+        try
+        {
+            var (exit, stdout, error) = await FreightCli.RunAsync(["compare", path, s_base]);
+
+            Assert.Equal(2, exit);
+            Assert.Equal("", stdout);
+            Assert.Equal($"error: {path}: not a Freight bench result (the file is empty)\n", error);
         }
         finally
         {

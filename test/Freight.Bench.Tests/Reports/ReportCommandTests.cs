@@ -4,7 +4,7 @@ using Freight.Bench.Tests.Cli;
 
 namespace Freight.Bench.Tests.Reports;
 
-/// <summary><c>freight report</c>'s arguments, outputs and exit codes: 0 written, 1 a file unreadable or unwritable, 2 a usage error.</summary>
+/// <summary><c>freight report</c>'s arguments, outputs and exit codes: 0 written, 2 a usage error or a file unreadable or unwritable (as compare).</summary>
 public sealed class ReportCommandTests
 {
     [Fact]
@@ -58,8 +58,36 @@ public sealed class ReportCommandTests
         Assert.Contains("usage: freight report --help", stderr, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("", "the file is empty")]
+    [InlineData("{ \"tool\": \"freight\", \"results\": [ {\"scenario\": \n", "not valid JSON at line 2, byte 1")]
+    [InlineData("  \n", "not valid JSON at line 2, byte 1")]
+    [InlineData("hello", "not valid JSON at line 1, byte 1")]
+    [InlineData("{ \"results\": [ {} ] }", "missing 'scenario', 'parameters' at $.results[0], line 1, byte 18")]
+    [InlineData("{ \"results\": [ { \"scenario\": \"a/b\", \"runs\": \"five\" } ] }", "a missing field or a value of the wrong type at $.results[0].runs, line 1, byte 51")]
+    [InlineData("null", "no results")]
+    public async Task FreightReport_CorruptOrEmptyResult_NamesTheFileAndWhyWithoutDotNetInternals(string content, string reason)
+    {
+        var directory = TempDirectory();
+        try
+        {
+            var path = Path.Combine(directory, "result.json");
+            await File.WriteAllTextAsync(path, content);
+
+            var (exit, stdout, stderr) = await RunAsync(path, "--html", Path.Combine(directory, "r.html"));
+
+            Assert.Equal(2, exit);
+            Assert.Equal("", stdout);
+            Assert.Equal($"error: {path}: not a Freight bench result ({reason})\n", stderr);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
     [Fact]
-    public async Task RunAsync_NotJson_ExitsOneNamingTheFileAndWritesNothing()
+    public async Task RunAsync_NotJson_ExitsTwoNamingTheFileAndWritesNothing()
     {
         var directory = TempDirectory();
         try
@@ -70,9 +98,9 @@ public sealed class ReportCommandTests
 
             var (exit, stdout, stderr) = await RunAsync(ReportFixture.ResultPath, path, "--html", html);
 
-            Assert.Equal(1, exit);
+            Assert.Equal(2, exit);
             Assert.Equal("", stdout);
-            Assert.StartsWith($"error: {path}: not a freight bench result file", stderr, StringComparison.Ordinal);
+            Assert.StartsWith($"error: {path}: not a Freight bench result (not valid JSON at line 1, byte ", stderr, StringComparison.Ordinal);
             Assert.False(File.Exists(html));
         }
         finally
@@ -82,22 +110,22 @@ public sealed class ReportCommandTests
     }
 
     [Fact]
-    public async Task RunAsync_UnwritableOutput_ExitsOneNamingIt()
+    public async Task RunAsync_UnwritableOutput_ExitsTwoNamingIt()
     {
         var html = Path.Combine(Path.GetTempPath(), $"freight-missing-dir-{Guid.NewGuid():N}", "r.html");
 
         var (exit, _, stderr) = await RunAsync(ReportFixture.ResultPath, "--html", html);
 
-        Assert.Equal(1, exit);
+        Assert.Equal(2, exit);
         Assert.StartsWith($"error: cannot write {html}: ", stderr, StringComparison.Ordinal);
     }
 
     [Fact]
-    public async Task FreightReport_MissingFile_ExitsOneWithErrorLine()
+    public async Task FreightReport_MissingFile_ExitsTwoWithErrorLine()
     {
         var (exit, stdout, stderr) = await RunFreightAsync("report", "missing.json", "--markdown", Path.Combine(Path.GetTempPath(), "never.md"));
 
-        Assert.Equal(1, exit);
+        Assert.Equal(2, exit);
         Assert.Equal("", stdout);
         Assert.Equal("error: missing.json: file not found", stderr.TrimEnd());
     }
