@@ -75,12 +75,29 @@ public static class CliValues
         ArgumentNullException.ThrowIfNull(result);
         foreach (var token in result.Tokens)
         {
-            if (token.Value.Length > 1 && token.Value[0] == '-')
+            if (IsOptionLike(token.Value))
             {
-                result.AddError($"Unrecognized command or argument '{token.Value}'.");
+                result.AddError(Unrecognized(token.Value));
             }
         }
     }
+
+    /// <summary>
+    /// Whether an argument holds a token that reads as an option. A command's validator checks this before adding an
+    /// error of its own: System.CommandLine validates arguments only when the command's validators added none, so
+    /// "report needs an output" would otherwise hide that the output option was mistyped.
+    /// </summary>
+    public static bool HasOptionLike(ArgumentResult? result) => result is not null && result.Tokens.Any(token => IsOptionLike(token.Value));
+
+    /// <summary>A token that reads as an option (<c>--x</c>, <c>-x</c>) rather than a value; a lone <c>-</c> is a value.</summary>
+    public static bool IsOptionLike(string token)
+    {
+        ArgumentNullException.ThrowIfNull(token);
+        return token.Length > 1 && token[0] == '-';
+    }
+
+    /// <summary>System.CommandLine's own message for an unknown option, so every command words it alike.</summary>
+    public static string Unrecognized(string token) => $"Unrecognized command or argument '{token}'.";
 
     /// <summary>The value given (the last one when an option is repeated).</summary>
     public static string Token(ArgumentResult result)

@@ -46,6 +46,12 @@ public static class CompareCommand
         };
         command.Validators.Add(result =>
         {
+            // An unknown option lands among the files, where its own error names it (CliValues.HasOptionLike).
+            if (CliValues.HasOptionLike(result.GetResult(Files)))
+            {
+                return;
+            }
+
             try
             {
                 if (result.GetResult(Scenarios) is null && (result.GetValue(Files)?.Length ?? 0) < 2)

@@ -50,6 +50,12 @@ public static class ReportCommand
 
         command.Validators.Add(result =>
         {
+            // A mistyped output option lands among the files, where its own error names it (CliValues.HasOptionLike).
+            if (CliValues.HasOptionLike(result.GetResult(Files)))
+            {
+                return;
+            }
+
             if (result.GetResult(Html) is null && result.GetResult(Markdown) is null && result.GetResult(Csv) is null && result.GetResult(Svg) is null && result.GetResult(Verdicts) is null)
             {
                 result.AddError("report needs an output: --html FILE, --markdown FILE, --csv DIR, --svg DIR or --verdicts FILE.");

@@ -67,6 +67,20 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData("report", "a.json", "--bogus")]
+    [InlineData("compare", "--bogus")]
+    [InlineData("load", "--bogus")]
+    public async Task UnknownOption_WhereAnOutputOrAValueWasExpected_Exit2NamingItAlone(params string[] args)
+    {
+        // Without it report said it needed an output, and load that '--bogus' was not a URL.
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: Unrecognized command or argument '--bogus'.\nusage: freight {args[0]} --help\n", stderr);
+    }
+
+    [Theory]
     [InlineData("--runs", "bench", "--runs", "0")]
     [InlineData("--runs", "bench", "--runs", "many")]
     [InlineData("--run-seconds", "bench", "--run-seconds", "-1")]

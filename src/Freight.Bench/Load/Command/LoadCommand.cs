@@ -25,9 +25,12 @@ public static class LoadCommand
     private static readonly Argument<Uri> Url = new("URL")
     {
         Description = "The http:// or https:// URL every request goes to.",
-        CustomParser = result => Uri.TryCreate(result.Tokens[0].Value, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
-            ? uri
-            : Fail<Uri>(result, $"'{result.Tokens[0].Value}' is not an absolute http:// or https:// URL."),
+        // An unknown option given before the URL is taken as the URL: it is named as unknown, not as a bad URL.
+        CustomParser = result => CliValues.IsOptionLike(result.Tokens[0].Value)
+            ? Fail<Uri>(result, CliValues.Unrecognized(result.Tokens[0].Value))
+            : Uri.TryCreate(result.Tokens[0].Value, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
+                ? uri
+                : Fail<Uri>(result, $"'{result.Tokens[0].Value}' is not an absolute http:// or https:// URL."),
     };
 
     private static readonly Option<string> Method = new("--method", "-X")
