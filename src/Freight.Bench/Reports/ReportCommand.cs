@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Freight.Bench.Cli;
+using Freight.Bench.Peers;
 using CliCommand = System.CommandLine.Command;
 using Freight.Bench.Reports.Output;
 
@@ -137,7 +138,7 @@ public static class ReportCommand
             {
                 target = page;
                 var existing = File.Exists(page) ? await File.ReadAllTextAsync(page, cancellationToken) : null;
-                await File.WriteAllTextAsync(page, VerdictsPage.Rewrite(existing, VerdictsPage.Render(runs)), cancellationToken);
+                await File.WriteAllTextAsync(page, VerdictsPage.Rewrite(existing, VerdictsPage.Render(runs, MethodLink(page))), cancellationToken);
                 await output.WriteLineAsync($"verdicts: {page}");
             }
 
@@ -155,6 +156,21 @@ public static class ReportCommand
         }
 
         return 0;
+    }
+
+    /// <summary>
+    /// Where the verdicts page links for how verdicts are drawn: docs/bench.md of the clone the page is written in,
+    /// relative to the page, so the link works wherever the page sits in the tree, on GitHub as in a checkout. A page
+    /// outside a clone has no docs beside it (and the repository has no public address to link to instead): null, and
+    /// the page names the section as text.
+    /// </summary>
+    private static string? MethodLink(string page)
+    {
+        var folder = Path.GetDirectoryName(Path.GetFullPath(page))!;
+        var bench = NodePackages.FindRepositoryRoot(folder) is { } root ? Path.Combine(root, "docs", "bench.md") : null;
+        return bench is not null && File.Exists(bench)
+            ? Path.GetRelativePath(folder, bench).Replace('\\', '/') + "#" + VerdictsPage.MethodAnchor
+            : null;
     }
 
     /// <summary>A result file as the verdicts page links to it: relative to the page's folder, with forward slashes.</summary>

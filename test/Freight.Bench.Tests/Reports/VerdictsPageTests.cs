@@ -100,6 +100,44 @@ public sealed class VerdictsPageTests
     }
 
     [Fact]
+    public async Task ReportVerdicts_PageInsideTheClone_LinksHowToDocsBenchRelativeToThePage()
+    {
+        // Not docs/results/: a link fixed to ../bench.md pointed nowhere from any other folder.
+        var directory = ReportFixture.ArtifactsDirectory("verdicts-link");
+        var page = Path.Combine(directory, "README.md");
+        File.Delete(page);
+
+        var (exit, _, error) = await RunAsync(page);
+
+        Assert.True(exit == 0, error);
+        var link = Path.GetRelativePath(directory, Path.Combine(ReportFixture.RepositoryRoot(), "docs", "bench.md")).Replace('\\', '/');
+        Assert.Contains($"([how]({link}#intervals-and-verdicts))", await File.ReadAllTextAsync(page), StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(directory, link)), link);
+        Assert.Contains("\n### Intervals and verdicts\n", await File.ReadAllTextAsync(Path.Combine(directory, link)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ReportVerdicts_PageOutsideAClone_NamesHowAsTextNotABrokenLink()
+    {
+        var directory = Directory.CreateTempSubdirectory("freight-verdicts-");
+        try
+        {
+            var page = Path.Combine(directory.FullName, "verdicts.md");
+
+            var (exit, _, error) = await RunAsync(page);
+
+            Assert.True(exit == 0, error);
+            var written = await File.ReadAllTextAsync(page);
+            Assert.Contains("inconclusive when it straddles the goal (how: docs/bench.md, Intervals and verdicts).", written, StringComparison.Ordinal);
+            Assert.DoesNotContain("bench.md#", written, StringComparison.Ordinal);
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
     public void Rewrite_PageWithoutASection_AppendsIt()
     {
         var page = VerdictsPage.Rewrite("# Measured results\n\ntext\n", $"{VerdictsPage.Begin}\nsection\n{VerdictsPage.End}\n");

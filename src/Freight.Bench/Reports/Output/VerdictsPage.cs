@@ -26,6 +26,9 @@ public static class VerdictsPage
         ("freight / staticfiles allocation rate, ", "freight / staticfiles bytes allocated per response, "),
     ];
 
+    /// <summary>The heading of docs/bench.md that says how the verdicts are drawn, as a link's fragment.</summary>
+    public const string MethodAnchor = "intervals-and-verdicts";
+
     /// <summary>A result file and where the page links to it (relative to the page).</summary>
     public sealed record Run(string Link, BenchReport Report);
 
@@ -36,7 +39,11 @@ public static class VerdictsPage
     /// <see cref="s_renamed"/>); "not measured" only where no run measured it; and the runs it
     /// drew on, with the cost measures each machine offered.
     /// </summary>
-    public static string Render(IReadOnlyList<Run> runs)
+    /// <param name="methodLink">
+    /// Where the page links for how verdicts are drawn (docs/bench.md's <see cref="MethodAnchor"/>, relative to the page);
+    /// null names the section as text, as the HTML and Markdown reports do.
+    /// </param>
+    public static string Render(IReadOnlyList<Run> runs, string? methodLink = null)
     {
         ArgumentNullException.ThrowIfNull(runs);
         var newestFirst = runs.Select((run, order) => (run, order)).OrderByDescending(r => r.run.Report.StartedAt).ThenByDescending(r => r.order).Select(r => r.run).ToList();
@@ -74,7 +81,7 @@ public static class VerdictsPage
         text.AppendLine("## Verdicts");
         text.AppendLine();
         text.AppendLine("Each goal's latest verdict, from the newest run that measured it: met when its 95 % interval is wholly on the goal's");
-        text.AppendLine("side, MISSED when wholly on the other, inconclusive when it straddles the goal ([how](../bench.md#intervals-and-verdicts)).");
+        text.AppendLine($"side, MISSED when wholly on the other, inconclusive when it straddles the goal ({(methodLink is null ? "how: docs/bench.md, Intervals and verdicts" : $"[how]({methodLink})")}).");
         text.AppendLine("Cost goals (server CPU s/GiB, bytes allocated per response) are \"≤\": lower is better.");
         text.AppendLine();
         text.AppendLine("| goal | verdict | estimate | 95 % interval | runs | from |");
