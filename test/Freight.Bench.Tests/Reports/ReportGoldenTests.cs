@@ -85,6 +85,21 @@ public sealed class ReportGoldenTests
         Assert.EndsWith(",NO,\"the server stored 20,971,519 bytes, not the 20,971,520 sent; its \"\"Repr-Digest\"\" differed\"\r\n", csv, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Csv_RatioWithAnInterval_WritesItsBoundsAndLevelAsNumbers()
+    {
+        var model = ReportBuilder.Build([await ReportFixture.LoadAsync()]);
+
+        var csv = CsvReportWriter.Render(model.Tables.Single(t => t.Id == "ratios")).Split("\r\n");
+
+        // The HTML and Markdown show "1.61–1.88×"; a CSV reader gets numbers, and the level (0.995 after added runs).
+        Assert.Equal("ratio,numerator,denominator,ours,interval low,interval high,interval level,study,goal,verdict", csv[0]);
+        Assert.StartsWith("download-freight / download-file,", csv[2], StringComparison.Ordinal);
+        Assert.Contains(",1.7412,1.6104,1.8827,0.95,,", csv[2], StringComparison.Ordinal);
+        Assert.Contains(",4.861705454,,,,11.666666667,", csv[1], StringComparison.Ordinal);
+        Assert.DoesNotContain("–", string.Join('\n', csv), StringComparison.Ordinal);
+    }
+
     private static async Task<int> RunReportAsync(params string[] args)
     {
         using var output = new StringWriter();

@@ -5,7 +5,9 @@ namespace Freight.Bench.Reports.Output;
 /// <summary>
 /// The report's tables as CSV, one file per table named after its id (RFC 4180: a header record, CRLF line ends,
 /// fields with a comma, quote or line break quoted and their quotes doubled). Figures are written in full, without
-/// thousands separators, in the invariant culture; a missing figure is an empty field.
+/// thousands separators, in the invariant culture; a missing figure is an empty field. An interval column becomes three
+/// numeric fields, <see cref="IntervalHeaders"/>, where the other outputs write "1.61–1.88×": a CSV is read by
+/// programs, which need the bounds as numbers (and the level: a goal given adaptive runs has a 99.5 % interval).
 /// </summary>
 public static class CsvReportWriter
 {
@@ -26,14 +28,17 @@ public static class CsvReportWriter
         return written;
     }
 
+    /// <summary>What an interval column is written as: its bounds, in the unit of the table's figures, and its confidence level (0.95 or 0.995).</summary>
+    public static IReadOnlyList<string> IntervalHeaders { get; } = ["interval low", "interval high", "interval level"];
+
     public static string Render(ReportTable table)
     {
         ArgumentNullException.ThrowIfNull(table);
         var csv = new StringBuilder();
-        AppendRecord(csv, table.Headers);
+        AppendRecord(csv, table.Headers.SelectMany(h => h == table.IntervalColumn ? IntervalHeaders : [h]));
         foreach (var row in table.Rows)
         {
-            AppendRecord(csv, row.Select(c => c.Value is { } v ? ReportNumber.Raw(v) : c.Text));
+            AppendRecord(csv, row.SelectMany((c, i) => table.Headers[i] == table.IntervalColumn ? IntervalFields(c.Interval) : [Field(c)]));
         }
 
         return csv.ToString();
@@ -49,6 +54,11 @@ public static class CsvReportWriter
 
         return value.AsSpan().IndexOfAny(",\"\r\n") < 0 ? value : "\"" + value.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
     }
+
+    private static string Field(ReportCell cell) => cell.Value is { } v ? ReportNumber.Raw(v) : cell.Text;
+
+    private static string[] IntervalFields(Verdicts.RatioInterval? interval) =>
+        interval is null ? ["", "", ""] : [ReportNumber.Raw(interval.Low), ReportNumber.Raw(interval.High), ReportNumber.Raw(interval.Level)];
 
     private static void AppendRecord(StringBuilder csv, IEnumerable<string> fields)
     {

@@ -12,6 +12,9 @@ namespace Freight.Bench.Reports.Output;
 /// </summary>
 public static class ReportBuilder
 {
+    /// <summary>The header of the tables' interval columns (a goal given adaptive runs says "at 99.5%" in its cell).</summary>
+    private const string IntervalHeader = "95% interval";
+
     private static readonly string[] s_percentiles = ["p50", "p75", "p90", "p99", "p99.9", "max"];
 
     public static ReportModel Build(IReadOnlyList<CompareSource> sources, double noisePercent = CompareReport.DefaultNoisePercent)
@@ -289,7 +292,7 @@ public static class ReportBuilder
     private static ReportSection RatiosSection(IReadOnlyList<RatioResult> ratios, FilePrefix file, ReportIds ids)
     {
         var id = ids.Take(file.Id + "ratios");
-        var table = new ReportTable(id, "ratios", ["ratio", "numerator", "denominator", "ours", "95% interval", "study", "goal", "verdict"]);
+        var table = new ReportTable(id, "ratios", ["ratio", "numerator", "denominator", "ours", IntervalHeader, "study", "goal", "verdict"]) { IntervalColumn = IntervalHeader };
         foreach (var r in ratios)
         {
             // The goal as the console writes it (≥ 1.5×): a set figure, not a measured one.
@@ -300,7 +303,7 @@ public static class ReportBuilder
                 ReportCell.Of(r.Numerator),
                 ReportCell.Of(r.Denominator),
                 ReportCell.Of(Finite(interval?.Estimate ?? r.Value), suffix: r.Unit),
-                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{r.Unit}{ConsoleReport.LevelNote(interval)}"),
+                ReportCell.Of(interval, r.Unit),
                 ReportCell.Of(Finite(r.Published), suffix: r.Unit),
                 ReportCell.Of(goal),
                 ReportCell.Of(r.Goal is null ? "" : r.VerdictNote is { } note ? $"{ConsoleReport.GoalText(r)} ({note})" : ConsoleReport.GoalText(r)));
@@ -319,7 +322,7 @@ public static class ReportBuilder
     private static ReportSection NoiseSection(BenchReport report, FilePrefix file, ReportIds ids)
     {
         var id = ids.Take(file.Id + "noise");
-        var table = new ReportTable(id, "A/A controls and runs", ["suite", "A/A", "ours", "95% interval", "noise floor", "holds 1.0", "runs", "runs ended"]);
+        var table = new ReportTable(id, "A/A controls and runs", ["suite", "A/A", "ours", IntervalHeader, "noise floor", "holds 1.0", "runs", "runs ended"]) { IntervalColumn = IntervalHeader };
         foreach (var check in report.SuiteChecks)
         {
             var interval = check.Control?.Interval;
@@ -327,7 +330,7 @@ public static class ReportBuilder
                 ReportCell.Of(check.Suite),
                 ReportCell.Of(check.Control is { } control ? $"{control.Numerator} / {control.Denominator}" : "none"),
                 ReportCell.Of(Finite(interval?.Estimate ?? check.Control?.Value), suffix: "×"),
-                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}×"),
+                ReportCell.Of(interval, "×"),
                 ReportCell.Of(check.NoiseFloor is { } floor ? "±" + ReportNumber.Format(floor * 100) + " %" : ""),
                 ReportCell.Of(interval is null ? "no interval" : check.Unreliable ? "NO: UNRELIABLE" : "yes"),
                 ReportCell.Of(check.Passes, integer: true),
@@ -348,7 +351,7 @@ public static class ReportBuilder
     private static ReportSection AcrossRunsSection(IReadOnlyList<GoalAcrossRuns> goals, ReportIds ids)
     {
         var id = ids.Take("goals across runs");
-        var table = new ReportTable(id, "goals across runs", ["goal", "runs", "each run: min–median–max", "each run: met / MISSED / inconclusive", "across runs", "95% interval", "verdict"]);
+        var table = new ReportTable(id, "goals across runs", ["goal", "runs", "each run: min–median–max", "each run: met / MISSED / inconclusive", "across runs", IntervalHeader, "verdict"]) { IntervalColumn = IntervalHeader };
         foreach (var goal in goals)
         {
             var latest = goal.Latest;
@@ -362,7 +365,7 @@ public static class ReportBuilder
                 ReportCell.Of($"{verdicts.Count(v => v == "met")} / {verdicts.Count(v => v == "missed")} / {verdicts.Count(v => v == "inconclusive")}" +
                     (withoutInterval > 0 ? $" ({withoutInterval} without an interval)" : "")),
                 ReportCell.Of(Finite(interval?.Estimate), suffix: latest.Unit),
-                ReportCell.Of(interval is null ? "" : $"{ReportNumber.Format(interval.Low)}–{ReportNumber.Format(interval.High)}{latest.Unit}"),
+                ReportCell.Of(interval, latest.Unit),
                 ReportCell.Of(ConsoleReport.GoalText(goal.Pooled)));
         }
 

@@ -24,6 +24,16 @@ public sealed class ReportTable
 
     public IReadOnlyList<string> Headers { get; }
 
+    /// <summary>
+    /// The header of the column whose cells are intervals (<see cref="ReportCell.Interval"/>), if the table has one:
+    /// HTML and Markdown show "low–high", CSV writes three numeric fields in its place (<see cref="CsvReportWriter"/>).
+    /// </summary>
+    public string? IntervalColumn
+    {
+        get;
+        init => field = value is null || Headers.Contains(value) ? value : throw new ArgumentException($"'{Title}' has no column '{value}'.", nameof(value));
+    }
+
     public IReadOnlyList<IReadOnlyList<ReportCell>> Rows => _rows;
 
     public void Add(params ReportCell[] row)
