@@ -17,6 +17,11 @@ public static class BenchCommand
 {
     public const int Canceled = 130;
 
+    /// <summary>What <c>--runs 1</c> is told before it runs (docs/bench.md, Intervals and verdicts).</summary>
+    private static readonly string OneRunNote =
+        $"note: --runs 1: a goal's interval needs {Verdicts.RatioStatistics.MinimumRuns} runs a row; with one, each goal is read off one figure (\"met (no interval)\" or \"MISSED (no interval)\"), " +
+        "unless added runs (--max-seconds; the static suite adds none) give its rows a second.";
+
     private static readonly Option<string[]> Suite = new("--suite")
     {
         Description = $"A suite to run (repeatable): {string.Join(", ", BenchOptions.KnownSuites)}. Default: {string.Join(", ", BenchOptions.AllSuites)} ({string.Join(" and ", BenchOptions.OptInSuites)} only when named), each suite's headline rows (its goals and the studies' main ratios), every suite in about 5 minutes.",
@@ -41,7 +46,9 @@ public static class BenchCommand
 
     private static readonly Option<bool> Quick = new("--quick") { Description = "The CI smoke: the default's rows, shorter runs and payloads." };
 
-    private static readonly Option<int?> Runs = CliValues.PositiveInt("--runs", "Measured runs per scenario, interleaved (default 5, --quick 3; static suite: rounds, default 3).");
+    private static readonly Option<int?> Runs = CliValues.PositiveInt(
+        "--runs",
+        $"Measured runs per scenario, interleaved (default 5, --quick 3; static suite: rounds, default 3). A goal's interval needs {Verdicts.RatioStatistics.MinimumRuns} runs and is wide below 5; with 1 a goal is read off one figure (\"no interval\") unless added runs give it a second.");
 
     private static readonly Option<double?> RunSeconds = CliValues.Number("--run-seconds", "Each run repeats the transfer for at least S seconds (default 0.5, --full 1, --quick 0.25; static suite: 1, --full 2).");
 
@@ -109,6 +116,12 @@ public static class BenchCommand
             {
                 await error.WriteLineAsync("error: " + usage);
                 return CliRun.UsageError;
+            }
+
+            // Allowed (a one-run smoke check has its uses), but its goals are not verdicts drawn from an interval: said up front.
+            if (options.Runs < Verdicts.RatioStatistics.MinimumRuns)
+            {
+                await error.WriteLineAsync(OneRunNote);
             }
 
             // Live on a terminal, plain lines in logs and with --no-progress; disposed on the way out, Ctrl+C included.

@@ -30,6 +30,13 @@ public static class RatioStatistics
     /// <summary>The across-runs method's name (<see cref="AcrossRuns"/>).</summary>
     public const string AcrossRunsLogT = "across-runs-log-t";
 
+    /// <summary>
+    /// Runs a side needs for an interval: a t interval needs a spread, so 2 (t(0.975, 1) = 12.7 makes it wide; 5, the
+    /// default, is where a moderate departure from log-normal noise costs little). With 1 a goal has no interval and is
+    /// read off its one figure ("met (no interval)").
+    /// </summary>
+    public const int MinimumRuns = 2;
+
     /// <summary>The intervals' confidence level.</summary>
     public const double Level = 0.95;
 
@@ -58,7 +65,7 @@ public static class RatioStatistics
     /// </summary>
     public static RatioInterval? Of(IReadOnlyList<double>? a, IReadOnlyList<double>? b, double level = Level)
     {
-        if (a is null || b is null || a.Count < 2 || b.Count < 2 || !AllPositive(a) || !AllPositive(b))
+        if (a is null || b is null || a.Count < MinimumRuns || b.Count < MinimumRuns || !AllPositive(a) || !AllPositive(b))
         {
             return null;
         }
@@ -71,7 +78,7 @@ public static class RatioStatistics
     {
         ArgumentNullException.ThrowIfNull(a);
         ArgumentNullException.ThrowIfNull(b);
-        if (a.Count != b.Count || a.Count < 2)
+        if (a.Count != b.Count || a.Count < MinimumRuns)
         {
             throw new ArgumentException($"Paired runs need the same count on both sides, at least 2 (got {a.Count} and {b.Count}).", nameof(b));
         }
@@ -96,7 +103,7 @@ public static class RatioStatistics
     public static RatioInterval? AcrossRuns(IReadOnlyList<double> estimates, double level = Level)
     {
         ArgumentNullException.ThrowIfNull(estimates);
-        if (estimates.Count < 2 || !AllPositive(estimates))
+        if (estimates.Count < MinimumRuns || !AllPositive(estimates))
         {
             return null;
         }
@@ -122,7 +129,7 @@ public static class RatioStatistics
     {
         ArgumentNullException.ThrowIfNull(a);
         ArgumentNullException.ThrowIfNull(b);
-        if (a.Count < 2 || b.Count < 2)
+        if (a.Count < MinimumRuns || b.Count < MinimumRuns)
         {
             throw new ArgumentException($"A bootstrap needs at least 2 runs a side (got {a.Count} and {b.Count}).", nameof(b));
         }

@@ -169,6 +169,14 @@ public sealed class CommandLineTests
     }
 
     [Fact]
+    public void Help_BenchRuns_SaysHowManyRunsAnIntervalNeeds()
+    {
+        var help = string.Join(' ', FreightCli.Help("bench").Split((char[])[' ', '\n'], StringSplitOptions.RemoveEmptyEntries));
+
+        Assert.Contains("A goal's interval needs 2 runs and is wide below 5; with 1 a goal is read off one figure (\"no interval\")", help, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Process_UsageErrorAndHelp_ExitCodesAsUsersSeeThem()
     {
         var invalid = await FreightCli.RunProcessAsync("bench", "--runs", "0");
