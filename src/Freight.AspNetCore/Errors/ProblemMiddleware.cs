@@ -27,7 +27,7 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         }
     }
 
-    /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws.</summary>
+    /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
     public async Task AnswerErrorsAsync(HttpContext context, RequestDelegate next)
     {
         try
@@ -39,64 +39,88 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             UploadTelemetry.Current(context)?.Abort();
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
             StopReadingRequests(context);
+            return;
         }
         catch (Exception caught) when (Classify(caught) is { } problem)
         {
-            // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
-            var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
-            EndUpload(context, problem.Status, problem.Title, IsBodyCutOff(exception));
-            if (IsBodyCutOff(exception))
-            {
-                // Still answered below: a client that only half-closed its side can read the 400.
-                LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
-            }
-            else if (problem.Status == StatusCodes.Status507InsufficientStorage)
-            {
-                // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
-                LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message);
-            }
-            else
-            {
-                LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
-            }
+            await AnswerAsync(context, caught, problem);
+            return;
+        }
 
-            if (context.Response.HasStarted)
-            {
-                context.Abort();
-                return;
-            }
+        if (context.Features.Get<Refusal>() is { } refusal)
+        {
+            context.Features.Set<Refusal>(null);
+            await AnswerAsync(context, refusal.Problem, Classify(refusal.Problem)!.Value);
+        }
+    }
 
-            context.Response.Clear();
-            context.Response.StatusCode = problem.Status;
-            if (exception is ProblemException { Headers: var headers })
-            {
-                foreach (var (name, value) in headers)
-                {
-                    context.Response.Headers[name] = value;
-                }
-            }
+    /// <summary>
+    /// Answers the request with <paramref name="problem"/> once its handler returns, as if the handler had thrown it, but
+    /// without the throw: the refusals any client can send at will (a missing file, a failed precondition) then cost
+    /// no exception, where a throw cost two or more (one more at each await it crosses).
+    /// </summary>
+    public static void Refuse(HttpContext context, ProblemException problem) => context.Features.Set(new Refusal(problem));
 
-            // A request body is not read further: close the connection rather than drain a huge body.
-            if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
-            {
-                context.Response.Headers.Connection = "close";
-            }
-            var details = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message };
-            if (ProblemExtensions.Of(context) is { } extensions)
-            {
-                foreach (var (name, value) in extensions)
-                {
-                    details.Extensions[name] = value;
-                }
-            }
+    private sealed record Refusal(ProblemException Problem);
 
-            await problems.WriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = details });
+    /// <summary>The answer to a request that failed with <paramref name="caught"/>: its problem, logged once.</summary>
+    private async Task AnswerAsync(HttpContext context, Exception caught, (int Status, string Title, string? Detail) problem)
+    {
+        // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
+        var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
+        EndUpload(context, problem.Status, problem.Title, IsBodyCutOff(exception));
+        if (IsBodyCutOff(exception))
+        {
+            // Still answered below: a client that only half-closed its side can read the 400.
+            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+        }
+        else if (problem.Status == StatusCodes.Status507InsufficientStorage)
+        {
+            // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
+            LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message);
+        }
+        else
+        {
+            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
+        }
 
-            if (IsBodyCutOff(exception))
+        if (context.Response.HasStarted)
+        {
+            context.Abort();
+            return;
+        }
+
+        context.Response.Clear();
+        context.Response.StatusCode = problem.Status;
+        if (exception is ProblemException { Headers: var headers })
+        {
+            foreach (var (name, value) in headers)
             {
-                // The 400 stays readable by a client that only half-closed; no request is read after it.
-                StopReadingRequests(context);
+                context.Response.Headers[name] = value;
             }
+        }
+
+        // A request body is not read further: close the connection rather than drain a huge body.
+        if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
+        {
+            context.Response.Headers.Connection = "close";
+        }
+
+        var details = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message };
+        if (ProblemExtensions.Of(context) is { } extensions)
+        {
+            foreach (var (name, value) in extensions)
+            {
+                details.Extensions[name] = value;
+            }
+        }
+
+        await problems.WriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = details });
+
+        if (IsBodyCutOff(exception))
+        {
+            // The 400 stays readable by a client that only half-closed; no request is read after it.
+            StopReadingRequests(context);
         }
     }
 

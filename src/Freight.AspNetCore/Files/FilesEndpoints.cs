@@ -120,7 +120,8 @@ internal static class FilesEndpoints
         var key = FilesRequest.Key(context.Request);
         if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value))
         {
-            throw FilesRequest.NotFound(key);
+            ProblemMiddleware.Refuse(context, FilesRequest.NotFound(key));
+            return;
         }
 
         // The shared answer leaves a failed precondition and an unsatisfiable range bodiless, as StaticFiles and
@@ -129,9 +130,11 @@ internal static class FilesEndpoints
         switch (response.StatusCode)
         {
             case StatusCodes.Status412PreconditionFailed:
-                throw FilesRequest.ReadPreconditionFailed();
+                ProblemMiddleware.Refuse(context, FilesRequest.ReadPreconditionFailed());
+                break;
             case StatusCodes.Status416RangeNotSatisfiable:
-                throw FilesRequest.RangeNotSatisfiable(response.Headers.ContentRange.ToString());
+                ProblemMiddleware.Refuse(context, FilesRequest.RangeNotSatisfiable(response.Headers.ContentRange.ToString()));
+                break;
         }
     }
 
@@ -144,12 +147,14 @@ internal static class FilesEndpoints
         {
             if (!await store.DeleteAsync(key.Value, FilesRequest.Condition(request), context.RequestAborted))
             {
-                throw FilesRequest.NotFound(key);
+                ProblemMiddleware.Refuse(context, FilesRequest.NotFound(key));
+                return;
             }
         }
         catch (PreconditionFailedException)
         {
-            throw FilesRequest.PreconditionFailed();
+            ProblemMiddleware.Refuse(context, FilesRequest.PreconditionFailed());
+            return;
         }
 
         context.Response.StatusCode = StatusCodes.Status204NoContent;

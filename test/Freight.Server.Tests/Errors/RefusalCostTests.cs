@@ -1,0 +1,80 @@
+using System.Net;
+using System.Runtime.ExceptionServices;
+using Freight.AspNetCore.Errors;
+using Freight.Server.Tests.Files;
+using Freight.Server.Tests.Infrastructure;
+using static Freight.Server.Tests.Files.FilesApi;
+
+namespace Freight.Server.Tests.Errors;
+
+/// <summary>
+/// The refusals any client can send at will — a file that is not there, a read's failed precondition, a range past
+/// the end — are answered as problems without throwing: each throw cost two first-chance exceptions or more, which a
+/// flood of 404s turned into a quarter of the server's CPU. Counted by the problem's own detail (the key is unique),
+/// so the other tests running beside these do not count.
+/// </summary>
+public sealed class RefusalCostTests(FileSystemFilesServer server) : IClassFixture<FileSystemFilesServer>
+{
+    [Fact]
+    public async Task Get_MissingFile_404ProblemWithoutAnException()
+    {
+        var key = $"{NewRoot()}/missing.bin";
+
+        var (response, thrown) = await SendCountingAsync(key, HttpMethod.Get);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        Assert.Equal(0, thrown);
+    }
+
+    [Fact]
+    public async Task Delete_MissingFile_404ProblemWithoutAnException()
+    {
+        var key = $"{NewRoot()}/missing.bin";
+
+        var (response, thrown) = await SendCountingAsync(key, HttpMethod.Delete);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        Assert.Equal(0, thrown);
+    }
+
+    [Theory]
+    [InlineData("If-Match", "\"other\"", HttpStatusCode.PreconditionFailed)]
+    [InlineData("Range", "bytes=5000-", HttpStatusCode.RequestedRangeNotSatisfiable)]
+    public async Task Get_FailedPreconditionOrRange_ProblemWithoutAnException(string header, string value, HttpStatusCode status)
+    {
+        var key = $"{NewRoot()}/present.bin";
+        await CreateAsync(server, key, Content(1000, seed: 17));
+
+        var (response, thrown) = await SendCountingAsync(key, HttpMethod.Get, (header, value));
+
+        await ProblemAssert.IsProblemAsync(response, status);
+        Assert.Equal(0, thrown);
+    }
+
+    /// <summary>The response, and how many <see cref="ProblemException"/>s of its refusal were thrown meanwhile (any thread).</summary>
+    private async Task<(HttpResponseMessage Response, int Thrown)> SendCountingAsync(string key, HttpMethod method, params (string Name, string Value)[] headers)
+    {
+        var thrown = 0;
+        void Count(object? sender, FirstChanceExceptionEventArgs args)
+        {
+            // A read's 412 and 416 name no key; no other request of the suite answers them by throwing either.
+            if (args.Exception is ProblemException problem
+                && (problem.Message.Contains(key, StringComparison.Ordinal) || problem.Status == 416
+                    || problem.Message.StartsWith("The file's current state does not meet If-Match / If-Unmodified-Since", StringComparison.Ordinal)))
+            {
+                Interlocked.Increment(ref thrown);
+            }
+        }
+
+        AppDomain.CurrentDomain.FirstChanceException += Count;
+        try
+        {
+            var response = await SendAsync(server, method, "/files/" + key, headers);
+            return (response, Volatile.Read(ref thrown));
+        }
+        finally
+        {
+            AppDomain.CurrentDomain.FirstChanceException -= Count;
+        }
+    }
+}
