@@ -16,29 +16,35 @@ internal sealed class FilesAccess(FilesOptions options)
 
     public bool IsOpen => _readTokens.Length == 0 && _writeTokens.Length == 0;
 
-    /// <summary>Throws a 401 problem (with <c>WWW-Authenticate</c>) unless the request may read, or write when <paramref name="write"/>.</summary>
-    public void Demand(HttpRequest request, bool write)
+    /// <summary>
+    /// Whether the request may not read, or write when <paramref name="write"/>: if so, its 401 problem (with
+    /// <c>WWW-Authenticate</c>) is set to answer it (<see cref="ProblemMiddleware.Refuse"/>, without a throw: any client
+    /// can send a request without a token), and the caller returns.
+    /// </summary>
+    public bool Refuses(HttpContext context, bool write)
     {
-        ArgumentNullException.ThrowIfNull(request);
+        ArgumentNullException.ThrowIfNull(context);
         if (IsOpen)
         {
-            return;
+            return false;
         }
 
-        var header = request.Headers.Authorization.ToString();
+        var header = context.Request.Headers.Authorization.ToString();
         if (!header.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase))
         {
-            throw Unauthorized("Bearer realm=\"freight\"", "This server needs a bearer token: send Authorization: Bearer TOKEN.");
+            ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\"", "This server needs a bearer token: send Authorization: Bearer TOKEN."));
+            return true;
         }
 
         var presented = Encoding.UTF8.GetBytes(header[7..].Trim());
         if (Matches(presented, _writeTokens) || (!write && Matches(presented, _readTokens)))
         {
-            return;
+            return false;
         }
 
         // RFC 6750 §3.1: invalid_token for a token that is not accepted (a read token writing included).
-        throw Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", write ? "The token may not write here." : "The token is not valid here.");
+        ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", write ? "The token may not write here." : "The token is not valid here."));
+        return true;
     }
 
     private static bool Matches(byte[] presented, byte[][] tokens)

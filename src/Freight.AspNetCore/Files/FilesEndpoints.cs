@@ -45,7 +45,11 @@ internal static class FilesEndpoints
 
     private static async Task PutAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadSettings settings)
     {
-        access.Demand(context.Request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var key = FilesRequest.Key(context.Request);
         var upload = await FileUpload.StoreBodyAsync(context, store, key, settings);
         var response = context.Response;
@@ -70,7 +74,11 @@ internal static class FilesEndpoints
     private static async Task PostAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadSettings settings, MultipartLimits limits)
     {
         var request = context.Request;
-        access.Demand(request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var prefix = FilesRequest.Prefix(request.RouteValues["path"] as string);
         if (!MultipartBoundary.TryParse(request.ContentType, out var boundary))
         {
@@ -116,7 +124,11 @@ internal static class FilesEndpoints
     /// <summary>GET and HEAD: the one stored-object answer <see cref="FreightResults.Object"/> gives too.</summary>
     private static async Task GetAsync(HttpContext context, IObjectStore store, FilesAccess access)
     {
-        access.Demand(context.Request, write: false);
+        if (access.Refuses(context, write: false))
+        {
+            return;
+        }
+
         var key = FilesRequest.Key(context.Request);
         if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value))
         {
@@ -141,7 +153,11 @@ internal static class FilesEndpoints
     private static async Task DeleteAsync(HttpContext context, IObjectStore store, FilesAccess access)
     {
         var request = context.Request;
-        access.Demand(request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var key = FilesRequest.Key(request);
         try
         {
@@ -163,7 +179,11 @@ internal static class FilesEndpoints
     private static async Task ListAsync(HttpContext context, IObjectStore store, FilesAccess access, FilesOptions options)
     {
         var request = context.Request;
-        access.Demand(request, write: false);
+        if (access.Refuses(context, write: false))
+        {
+            return;
+        }
+
         var query = request.Query;
         var prefix = FilesRequest.Prefix(query["prefix"]);
         var limit = options.MaxListLimit;

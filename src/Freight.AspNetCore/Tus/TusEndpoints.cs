@@ -110,7 +110,11 @@ internal sealed class TusUploads(
     public async Task CreateAsync(HttpContext context)
     {
         var request = context.Request;
-        access.Demand(request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var length = TusProtocol.Size(request, TusProtocol.LengthHeader);
         var deferred = request.Headers[TusProtocol.DeferLengthHeader].Count > 0;
         if (deferred && request.Headers[TusProtocol.DeferLengthHeader].ToString() != "1")
@@ -296,7 +300,11 @@ internal sealed class TusUploads(
 
     public async Task HeadAsync(HttpContext context)
     {
-        access.Demand(context.Request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var upload = await FindAsync(context);
         if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial && locks.TryEnter(upload.Id, out var held))
         {
@@ -315,7 +323,11 @@ internal sealed class TusUploads(
     public async Task PatchAsync(HttpContext context)
     {
         var request = context.Request;
-        access.Demand(request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Tus, UploadId(context));
         if (!IsOffsetStream(request))
         {
@@ -369,7 +381,11 @@ internal sealed class TusUploads(
 
     public async Task DeleteAsync(HttpContext context)
     {
-        access.Demand(context.Request, write: true);
+        if (access.Refuses(context, write: true))
+        {
+            return;
+        }
+
         var upload = await FindAsync(context, allowExpired: true);
         // A client that aborted its PATCH to terminate: wait for that request to unwind instead of refusing.
         using var held = await locks.EnterAsync(upload.Id, s_deletePatience, context.RequestAborted) ?? throw Locked();

@@ -194,10 +194,7 @@ public sealed class FreightServer : IAsyncDisposable
         if (!access.IsOpen)
         {
             app.UseWhen(context => context.Request.Path.StartsWithSegments("/lab"), lab => lab.Use(next => context =>
-            {
-                access.Demand(context.Request, write: true);
-                return next(context);
-            }));
+                access.Refuses(context, write: true) ? Task.CompletedTask : next(context)));
         }
 
         WriteLabFiles(app.Services.GetRequiredService<LabStaticFiles>(), options.DataDirectory);

@@ -78,3 +78,43 @@ public sealed class RefusalCostTests(FileSystemFilesServer server) : IClassFixtu
         }
     }
 }
+
+/// <summary>A request without a token, or with one that may not do what it asks, is refused without a throw too.</summary>
+public sealed class RefusalCostTokenTests(TokenFilesServer server) : IClassFixture<TokenFilesServer>
+{
+    [Theory]
+    [InlineData("GET", null)]
+    [InlineData("PUT", TokenFilesServer.ReadToken)]
+    [InlineData("DELETE", "not-a-token")]
+    public async Task Request_NotAllowed_401ProblemWithoutAnException(string method, string? token)
+    {
+        var thrown = 0;
+        void Count(object? sender, FirstChanceExceptionEventArgs args)
+        {
+            // No other request of the suite answers a 401 by throwing either.
+            if (args.Exception is ProblemException { Status: 401 })
+            {
+                Interlocked.Increment(ref thrown);
+            }
+        }
+
+        AppDomain.CurrentDomain.FirstChanceException += Count;
+        HttpResponseMessage response;
+        try
+        {
+            var path = $"/files/{NewRoot()}/guarded.bin";
+            response = token is null ? await SendAsync(server, new HttpMethod(method), path) : await SendAsync(server, new HttpMethod(method), path, ("Authorization", "Bearer " + token));
+        }
+        finally
+        {
+            AppDomain.CurrentDomain.FirstChanceException -= Count;
+        }
+
+        using (response)
+        {
+            await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
+            Assert.StartsWith("Bearer", Assert.Single(response.Headers.WwwAuthenticate).ToString(), StringComparison.Ordinal);
+            Assert.Equal(0, thrown);
+        }
+    }
+}
