@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Parsing;
 using CliCommand = System.CommandLine.Command;
 
 namespace Freight.Bench.Cli;
@@ -51,8 +52,14 @@ public static class CliRun
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(error);
+        var displaced = DisplacedValues(parse);
         foreach (var problem in parse.Errors)
         {
+            if (displaced.Remove(problem.Message))
+            {
+                continue;
+            }
+
             await error.WriteLineAsync($"error: {problem.Message}");
         }
 
@@ -71,6 +78,18 @@ public static class CliRun
         var parse = Root(command.Description ?? "", command).Parse([command.Name, .. args]);
         error = parse.Errors.Count == 0 ? null : string.Join(" ", parse.Errors.Select(e => e.Message));
         return error is null ? parse : null;
+    }
+
+    /// <summary>
+    /// The "unrecognized" errors of values an unknown option pushed out of their place: System.CommandLine gives an
+    /// unknown <c>--option</c> written before an argument's value to that argument (whose parser names it unknown,
+    /// <see cref="CliValues.IsOptionLike"/>), and the value, left over, would be named unrecognized too — the one
+    /// token the user got right. One left-over value is forgiven per option-like token an argument took.
+    /// </summary>
+    private static List<string> DisplacedValues(ParseResult parse)
+    {
+        var taken = parse.CommandResult.Children.OfType<ArgumentResult>().Sum(argument => argument.Tokens.Count(token => CliValues.IsOptionLike(token.Value)));
+        return parse.UnmatchedTokens.Where(token => !CliValues.IsOptionLike(token)).Take(taken).Select(CliValues.Unrecognized).ToList();
     }
 
     private static string HelpCommand(ParseResult parse)

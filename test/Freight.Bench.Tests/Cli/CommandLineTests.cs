@@ -70,9 +70,11 @@ public sealed class CommandLineTests
     [InlineData("report", "a.json", "--bogus")]
     [InlineData("compare", "--bogus")]
     [InlineData("load", "--bogus")]
+    [InlineData("load", "--bogus", "http://127.0.0.1:1/")]
     public async Task UnknownOption_WhereAnOutputOrAValueWasExpected_Exit2NamingItAlone(params string[] args)
     {
-        // Without it report said it needed an output, and load that '--bogus' was not a URL.
+        // Without it report said it needed an output, load that '--bogus' was not a URL, and, with the URL after
+        // it, that the URL was unrecognized.
         var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
 
         Assert.Equal(2, exit);
