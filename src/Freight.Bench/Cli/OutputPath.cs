@@ -12,6 +12,11 @@ internal static class OutputPath
         try
         {
             var full = Path.GetFullPath(path);
+            if (Directory.Exists(full))
+            {
+                return "it is a directory";
+            }
+
             Directory.CreateDirectory(Path.GetDirectoryName(full)!);
             var existed = File.Exists(full);
             using (new FileStream(full, FileMode.OpenOrCreate, FileAccess.Write, FileShare.ReadWrite))
@@ -21,6 +26,24 @@ internal static class OutputPath
             if (!existed)
             {
                 File.Delete(full);
+            }
+
+            return null;
+        }
+        catch (Exception error) when (error is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
+        {
+            return error.Message;
+        }
+    }
+
+    /// <summary>Null when files can be written into the directory <paramref name="path"/> (it is made); else why not.</summary>
+    public static string? WhyNotWritableDirectory(string path)
+    {
+        try
+        {
+            var full = Directory.CreateDirectory(path).FullName;
+            using (new FileStream(Path.Combine(full, $".freight-write-check-{Guid.NewGuid():N}"), FileMode.CreateNew, FileAccess.Write, FileShare.None, 1, FileOptions.DeleteOnClose))
+            {
             }
 
             return null;

@@ -105,6 +105,11 @@ public sealed class CommandLineTests
     [InlineData("--noise", "report", "a.json", "--html", "a.html", "--noise", "x")]
     [InlineData("--certificate-sha256", "get", "https://127.0.0.1:1/files/a", "a.bin", "--certificate-sha256", "abcd")]
     [InlineData("--token", "put", "a.bin", "http://127.0.0.1:1/files/a", "--token", "two words")]
+    [InlineData("--json", "load", "http://127.0.0.1:1/", "-n", "1", "--json", "/proc/freight-cannot-write-here.json")]
+    [InlineData("--markdown", "load", "http://127.0.0.1:1/", "-n", "1", "--markdown", "/proc/freight-cannot-write-here.md")]
+    [InlineData("--html", "load", "http://127.0.0.1:1/", "-n", "1", "--html", "/proc/freight-cannot-write-here.html")]
+    [InlineData("--csv", "load", "http://127.0.0.1:1/", "-n", "1", "--csv", "/proc/freight-cannot-write-here")]
+    [InlineData("--json", "load", "http://127.0.0.1:1/", "-n", "1", "--json", "/tmp")]
     [InlineData("--connections", "load", "http://127.0.0.1:1/", "--connections", "0")]
     public async Task InvalidValue_Exit2NamingTheOption(string named, params string[] args)
     {

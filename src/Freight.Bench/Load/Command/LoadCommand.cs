@@ -318,7 +318,12 @@ public static class LoadCommand
     /// <summary>Builds the settings from a parse that passed validation; null and the problem for what only running can find (a server name, a file).</summary>
     private static LoadSettings? Bind(ParseResult parse, out string? problem)
     {
-        problem = null;
+        problem = UnwritableOutput(parse);
+        if (problem is not null)
+        {
+            return null;
+        }
+
         var url = parse.GetValue(Url)!;
         var method = new HttpMethod(parse.GetValue(Method) ?? "GET");
 
@@ -413,6 +418,22 @@ public static class LoadCommand
             HtmlPath = parse.GetValue(Html)?.FullName,
             Progress = !parse.GetValue(NoProgress),
         };
+    }
+
+    /// <summary>The first output the run could not write, checked before it starts as bench does: found at the end, it lost the measurement.</summary>
+    private static string? UnwritableOutput(ParseResult parse)
+    {
+        foreach (var file in new[] { Json, Markdown, Html })
+        {
+            if (parse.GetValue(file) is { } path && OutputPath.WhyNotWritable(path.FullName) is { } why)
+            {
+                return $"{file.Name} {path.FullName} cannot be written: {why}";
+            }
+        }
+
+        return parse.GetValue(Csv) is { } directory && OutputPath.WhyNotWritableDirectory(directory.FullName) is { } notWritable
+            ? $"{Csv.Name} {directory.FullName} cannot be written into: {notWritable}"
+            : null;
     }
 
     /// <summary>"Name: value" with an RFC 9110 §5.6.2 token for a name; null when it is not one.</summary>
