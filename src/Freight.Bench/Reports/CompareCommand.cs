@@ -135,6 +135,13 @@ public static class CompareCommand
     public static async Task<(BenchReport? Report, string? Error)> LoadAsync(string path, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(path);
+
+        // Opening one fails with "Access to the path is denied", which sends the user after permissions.
+        if (Directory.Exists(path))
+        {
+            return (null, "is a directory, not a Freight bench result file");
+        }
+
         try
         {
             await using var stream = File.OpenRead(path);

@@ -216,6 +216,18 @@ public sealed class CompareTests
     }
 
     [Fact]
+    public async Task FreightCompare_DirectoryForAResult_ExitsTwoSayingItIsADirectory()
+    {
+        var directory = Path.GetTempPath().TrimEnd(Path.DirectorySeparatorChar);
+
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(["compare", s_base, directory]);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: {directory}: is a directory, not a Freight bench result file\n", stderr);
+    }
+
+    [Fact]
     public async Task FreightCompare_MissingFile_ExitsTwoWithErrorLine()
     {
         var (exit, stdout, stderr) = await RunFreightAsync("compare", s_base, "missing.json");

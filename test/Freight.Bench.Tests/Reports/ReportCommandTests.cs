@@ -121,6 +121,24 @@ public sealed class ReportCommandTests
     }
 
     [Fact]
+    public async Task FreightReport_DirectoryForAResult_ExitsTwoSayingItIsADirectory()
+    {
+        var directory = TempDirectory();
+        try
+        {
+            var (exit, stdout, stderr) = await FreightCli.RunAsync("report", directory, "--markdown", Path.Combine(directory, "r.md"));
+
+            Assert.Equal(2, exit);
+            Assert.Equal("", stdout);
+            Assert.Equal($"error: {directory}: is a directory, not a Freight bench result file\n", stderr);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    [Fact]
     public async Task FreightReport_MissingFile_ExitsTwoWithErrorLine()
     {
         var (exit, stdout, stderr) = await RunFreightAsync("report", "missing.json", "--markdown", Path.Combine(Path.GetTempPath(), "never.md"));
