@@ -68,6 +68,9 @@ public sealed class ScenarioResult
     /// </summary>
     public Dictionary<string, long>? Failures { get; set; }
 
+    /// <summary>Load scenarios: why the first failed request failed, a stable code and the words the summary prints.</summary>
+    public FailureReason? FirstFailure { get; set; }
+
     /// <summary><c>freight load</c>: which side saturated, and the figures the verdict came from (docs/load.md, Blame).</summary>
     public LoadBlame? Blame { get; set; }
 

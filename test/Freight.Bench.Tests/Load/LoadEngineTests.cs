@@ -148,7 +148,7 @@ public sealed class LoadEngineTests
         Assert.Equal(50, result.SocketErrors);
         Assert.Empty(result.StatusCodes);
         Assert.Equal(0, result.Errors + result.Timeouts);
-        Assert.NotNull(result.FirstError);
+        Assert.Equal("connection_refused", result.FirstFailure?.Code);
     }
 
     [Fact]

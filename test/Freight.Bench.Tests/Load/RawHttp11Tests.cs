@@ -111,7 +111,7 @@ public sealed class RawHttp11Tests
 
         Assert.Empty(result.StatusCodes);
         Assert.Equal(3, result.Errors);
-        Assert.Contains("changed during the run", result.FirstError, StringComparison.Ordinal);
+        Assert.Contains("changed during the run", result.FirstFailure!.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -197,7 +197,8 @@ public sealed class RawHttp11Tests
 
         Assert.Equal(5, result.Errors);
         Assert.Empty(result.StatusCodes);
-        Assert.Contains("InvalidDataException", result.FirstError, StringComparison.Ordinal);
+        Assert.Equal("invalid_response", result.FirstFailure!.Code);
+        Assert.StartsWith("invalid response: malformed ", result.FirstFailure.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -45,6 +45,7 @@ public static class LoadReport
         row.BadResponses = result.BadResponses;
         row.FirstRequestSeconds = result.FirstResponseSeconds;
         row.Failures = failures;
+        row.FirstFailure = result.FirstFailure;
         if (result.Responses > 0)
         {
             row.LatencySeconds = ScenarioSummary.Latency(result.Latency);
@@ -116,7 +117,7 @@ public static class LoadReport
         }
 
         text.AppendLine(row.Failures is { Count: > 0 } failures
-            ? $"failures   {string.Join(", ", failures.Select(f => $"{f.Key} {f.Value:N0}"))}{(result.FirstError is { } first ? $" — first: {first}" : "")}"
+            ? $"failures   {string.Join(", ", failures.Select(f => $"{f.Key} {f.Value:N0}"))}{(result.FirstFailure is { } first ? $" — first: {first.Message}" : "")}"
             : "failures   none");
         text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)

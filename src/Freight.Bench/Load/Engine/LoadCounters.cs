@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>A run's totals, updated with interlocked operations from every request.</summary>
@@ -20,7 +22,7 @@ internal sealed class LoadCounters
     private long _lengthMismatches;
     private long _inFlight;
     private int _workers;
-    private string? _firstError;
+    private FailureReason? _firstFailure;
 
     public long Responses => Volatile.Read(ref _responses);
 
@@ -48,7 +50,7 @@ internal sealed class LoadCounters
 
     public int Workers => Volatile.Read(ref _workers);
 
-    public string? FirstError => Volatile.Read(ref _firstError);
+    public FailureReason? FirstFailure => Volatile.Read(ref _firstFailure);
 
     public void AddResponse(int statusCode, long bodyBytes, ResponseVerdict verdict = ResponseVerdict.Good)
     {
@@ -91,19 +93,9 @@ internal sealed class LoadCounters
                 break;
         }
 
-        if (Volatile.Read(ref _firstError) is null)
+        if (Volatile.Read(ref _firstFailure) is null)
         {
-            // The innermost exception says what happened ("Connection refused"); its wrapper only where.
-            var inner = exception;
-            while (inner.InnerException is not null)
-            {
-                inner = inner.InnerException;
-            }
-
-            var text = ReferenceEquals(inner, exception)
-                ? $"{exception.GetType().Name}: {exception.Message}"
-                : $"{exception.GetType().Name}: {exception.Message} ({inner.GetType().Name}: {inner.Message})";
-            Interlocked.CompareExchange(ref _firstError, text, null);
+            Interlocked.CompareExchange(ref _firstFailure, FailureReasons.Describe(exception, failure), null);
         }
     }
 

@@ -73,7 +73,7 @@ public static class LoadEngine
             Latency = run.Histogram.Summarize(),
             Histogram = run.Histogram,
             Series = run.Series.Closed,
-            FirstError = counters.FirstError,
+            FirstFailure = counters.FirstFailure,
         };
     }
 

@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
@@ -79,6 +81,6 @@ public sealed record LoadResult
 
     public required IReadOnlyList<LoadSecond> Series { get; init; }
 
-    /// <summary>The first failure's message, to say why errors happened.</summary>
-    public string? FirstError { get; init; }
+    /// <summary>Why the first failed request failed, in words and as a code, to say why errors happened.</summary>
+    public FailureReason? FirstFailure { get; init; }
 }

@@ -215,7 +215,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
             if (load.BadResponses > 0 || load.Responses == 0)
             {
                 throw new VerificationException(load.Responses == 0
-                    ? $"no response in {seconds:0.#} s ({load.FirstError ?? "no error"})"
+                    ? $"no response in {seconds:0.#} s ({load.FirstFailure?.Message ?? "no error"})"
                     : $"{load.BadResponses} of {load.Responses} responses were not the file's exact bytes with status 200 (statuses: {string.Join(", ", load.StatusCodes.Select(c => $"{c.Key}×{c.Value}"))})");
             }
 

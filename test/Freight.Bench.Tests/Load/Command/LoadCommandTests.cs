@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using Freight.Bench.Results;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Freight.Bench.Tests.Load.Command;
@@ -96,14 +97,16 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
-    public async Task Get_UnreachableUrl_ResetsCountedEndsExit1()
+    public async Task Get_UnreachableUrl_ResetsCountedConnectionRefusedInWordsExit1()
     {
         var run = await LoadCli.RunAsync(RefusedPort.Url("/nothing").ToString(), "-c", "2", "-d", "1", "--no-progress");
 
         Assert.Equal(1, run.Exit);
         Assert.Equal(0, run.Row.Transfers);
         Assert.True(run.Row.Failures!["reset"] > 0);
-        Assert.Contains("Connection refused", run.Stdout, StringComparison.Ordinal);
+        Assert.Matches(@"(?m)^failures   reset [\d,]+ — first: connection refused$", run.Stdout);
+        Assert.DoesNotContain("Exception", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal(new FailureReason("connection_refused", "connection refused"), run.Row.FirstFailure);
     }
 
     [Fact]

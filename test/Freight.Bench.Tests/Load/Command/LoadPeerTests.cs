@@ -110,4 +110,14 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
         Assert.Equal("https", run.Row.Parameters.Scheme);
     }
+
+    [Fact]
+    public async Task FreightServeHttps_OtherPin_TlsHandshakeFailedInWordsExit1()
+    {
+        var run = await LoadCli.RunAsync(files.Url("absent", https: true), "--pin-sha256", new string('0', 64), "-n", "2", "-c", "1", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Matches(@"(?m)^failures   error 2 — first: TLS handshake failed: the server's certificate is not the one pinned$", run.Stdout);
+        Assert.Equal("tls_failed", run.Row.FirstFailure!.Code);
+    }
 }

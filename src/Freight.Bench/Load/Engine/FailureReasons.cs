@@ -1,0 +1,111 @@
+using System.Net.Sockets;
+using System.Security.Authentication;
+using Freight.Bench.Results;
+
+namespace Freight.Bench.Load.Engine;
+
+/// <summary>
+/// Puts a failed request's exception into words a user understands ("connection refused", "TLS handshake failed: …")
+/// with a stable code beside them. The exception's type names what .NET threw, not what happened: the chain is read
+/// for the socket error, the TLS failure or HttpClient's <see cref="HttpRequestError"/>, and anything else keeps its
+/// innermost message, which says the most.
+/// </summary>
+internal static class FailureReasons
+{
+    public static FailureReason Describe(Exception exception, RequestFailure failure)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        if (failure == RequestFailure.Timeout)
+        {
+            return new("timed_out", "timed out");
+        }
+
+        var innermost = exception;
+        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        {
+            innermost = inner;
+            if (inner is SocketException socket)
+            {
+                return OfSocket(socket);
+            }
+        }
+
+        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is AuthenticationException tls)
+            {
+                return Tls(tls.Message);
+            }
+        }
+
+        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        {
+            var error = inner switch
+            {
+                HttpRequestException request => request.HttpRequestError,
+                HttpIOException io => io.HttpRequestError,
+                _ => HttpRequestError.Unknown,
+            };
+            if (error != HttpRequestError.Unknown)
+            {
+                // HttpProtocolException's message ends in its error's name, "… (0xd). (HttpProtocolError)": said already.
+                return OfHttp(error, failure, Sentence(innermost.Message.Replace($" ({error})", "", StringComparison.Ordinal)));
+            }
+
+            if (inner is InvalidDataException malformed)
+            {
+                // The raw HTTP/1.1 transport's parser: a response that is not HTTP.
+                return new("invalid_response", $"invalid response: {Sentence(malformed.Message)}");
+            }
+        }
+
+        return new("error", Sentence(innermost.Message));
+    }
+
+    private static FailureReason OfSocket(SocketException socket) => socket.SocketErrorCode switch
+    {
+        SocketError.ConnectionRefused => new("connection_refused", "connection refused"),
+        SocketError.ConnectionReset => new("connection_reset", "connection reset by the server"),
+        SocketError.ConnectionAborted => new("connection_aborted", "connection aborted"),
+
+        // EPIPE: the server closed while the request was still being sent (an early answer to a body it refuses).
+        SocketError.Shutdown => new("connection_closed", "connection closed by the server while the request was sent"),
+        SocketError.TimedOut => new("connect_timed_out", "connecting timed out"),
+        SocketError.HostNotFound or SocketError.TryAgain or SocketError.NoData => new("host_not_found", "host not found"),
+        SocketError.HostUnreachable => new("host_unreachable", "host unreachable"),
+        SocketError.NetworkUnreachable or SocketError.NetworkDown => new("network_unreachable", "network unreachable"),
+
+        // EADDRNOTAVAIL when connecting: every ephemeral port to that address is in use (or in TIME_WAIT).
+        SocketError.AddressNotAvailable => new("no_local_port", "no local port free to connect from"),
+        SocketError.TooManyOpenSockets => new("too_many_open_files", "too many open files (see ulimit -n)"),
+        _ => new("socket_error", $"socket error: {Sentence(socket.Message)}"),
+    };
+
+    private static FailureReason OfHttp(HttpRequestError error, RequestFailure failure, string innermost) => error switch
+    {
+        HttpRequestError.ResponseEnded => failure == RequestFailure.Length
+            ? new("response_ended", "the server closed the connection before the response ended")
+            : new("connection_closed", "the server closed the connection before answering"),
+        HttpRequestError.NameResolutionError => new("host_not_found", "host not found"),
+        HttpRequestError.SecureConnectionError => Tls(innermost),
+        HttpRequestError.ConnectionError => new("connection_failed", $"could not connect: {innermost}"),
+        HttpRequestError.HttpProtocolError => new("protocol_error", $"HTTP protocol error: {innermost}"),
+        HttpRequestError.VersionNegotiationError => new("version_negotiation", "the server does not speak the HTTP version asked for"),
+        HttpRequestError.InvalidResponse => new("invalid_response", $"invalid response: {innermost}"),
+        HttpRequestError.ConfigurationLimitExceeded => new("response_too_large", $"the response exceeds a client limit: {innermost}"),
+        _ => new("error", innermost),
+    };
+
+    private static FailureReason Tls(string message) => new("tls_failed", "TLS handshake failed: " + (
+        // .NET's wording names its callback; the only one a load installs checks the certificate against a pin.
+        message.Contains("RemoteCertificateValidationCallback", StringComparison.Ordinal)
+            ? "the server's certificate is not the one pinned"
+            : Sentence(message)));
+
+    /// <summary>A .NET message as the tail of a line: "Connection refused." → "connection refused" (an acronym's capitals stay).</summary>
+    private static string Sentence(string message)
+    {
+        var text = message.Trim().TrimEnd('.');
+        return text.Length > 1 && char.IsUpper(text[0]) && char.IsLower(text[1]) ? char.ToLowerInvariant(text[0]) + text[1..] : text;
+    }
+}
