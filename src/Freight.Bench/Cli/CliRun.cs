@@ -52,15 +52,9 @@ public static class CliRun
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(error);
-        var displaced = DisplacedValues(parse);
-        foreach (var problem in parse.Errors)
+        foreach (var problem in Problems(parse))
         {
-            if (displaced.Remove(problem.Message))
-            {
-                continue;
-            }
-
-            await error.WriteLineAsync($"error: {problem.Message}");
+            await error.WriteLineAsync($"error: {problem}");
         }
 
         await error.WriteLineAsync($"usage: {HelpCommand(parse)} --help");
@@ -81,15 +75,19 @@ public static class CliRun
     }
 
     /// <summary>
-    /// The "unrecognized" errors of values an unknown option pushed out of their place: System.CommandLine gives an
-    /// unknown <c>--option</c> written before an argument's value to that argument (whose parser names it unknown,
-    /// <see cref="CliValues.IsOptionLike"/>), and the value, left over, would be named unrecognized too — the one
-    /// token the user got right. One left-over value is forgiven per option-like token an argument took.
+    /// The parse's errors as the user should read them. System.CommandLine gives an unknown <c>--option</c> written
+    /// before an argument's value to that argument, and every value after it shifts one place: the next argument gets a
+    /// value that is not its own ("URL needs an http:// URL, not 'a.bin'"), and the last is left over, unrecognized. Those
+    /// follow from the one mistake, so when an argument took an option-like token, only the unknown options are named.
     /// </summary>
-    private static List<string> DisplacedValues(ParseResult parse)
+    private static IEnumerable<string> Problems(ParseResult parse)
     {
-        var taken = parse.CommandResult.Children.OfType<ArgumentResult>().Sum(argument => argument.Tokens.Count(token => CliValues.IsOptionLike(token.Value)));
-        return parse.UnmatchedTokens.Where(token => !CliValues.IsOptionLike(token)).Take(taken).Select(CliValues.Unrecognized).ToList();
+        var taken = parse.CommandResult.Children.OfType<ArgumentResult>()
+            .SelectMany(argument => argument.Tokens.Select(token => token.Value).Where(CliValues.IsOptionLike))
+            .ToList();
+        return taken.Count == 0
+            ? parse.Errors.Select(e => e.Message)
+            : taken.Concat(parse.UnmatchedTokens.Where(CliValues.IsOptionLike)).Distinct(StringComparer.Ordinal).Select(CliValues.Unrecognized);
     }
 
     private static string HelpCommand(ParseResult parse)

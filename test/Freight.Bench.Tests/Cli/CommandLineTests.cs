@@ -71,10 +71,12 @@ public sealed class CommandLineTests
     [InlineData("compare", "--bogus")]
     [InlineData("load", "--bogus")]
     [InlineData("load", "--bogus", "http://127.0.0.1:1/")]
+    [InlineData("put", "--bogus", "a.bin", "http://127.0.0.1:1/files/a.bin")]
+    [InlineData("get", "--bogus", "http://127.0.0.1:1/files/a.bin", "a.bin")]
     public async Task UnknownOption_WhereAnOutputOrAValueWasExpected_Exit2NamingItAlone(params string[] args)
     {
         // Without it report said it needed an output, load that '--bogus' was not a URL, and, with the URL after
-        // it, that the URL was unrecognized.
+        // it, that the URL was unrecognized; put that its URL 'a.bin' was not one, get that '--bogus' was not one.
         var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
 
         Assert.Equal(2, exit);
