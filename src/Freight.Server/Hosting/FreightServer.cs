@@ -1,4 +1,5 @@
 using System.Security.Cryptography.X509Certificates;
+using Freight.Resumable;
 using Freight.Server.Lab;
 using Freight.Storage;
 using Freight.Storage.S3;
@@ -152,8 +153,8 @@ public sealed class FreightServer : IAsyncDisposable
         {
             builder.Services.AddFreightFileSystemStore(store =>
             {
-                store.RootDirectory = string.IsNullOrEmpty(options.Files.Directory) ? Path.Combine(options.DataDirectory, "files") : options.Files.Directory;
-                store.UploadsDirectory = string.IsNullOrEmpty(options.Tus.Directory) ? Path.Combine(options.DataDirectory, "tus") : options.Tus.Directory;
+                store.RootDirectory = options.FilesDirectory;
+                store.UploadsDirectory = options.TusDirectory;
                 store.FlushToDisk = options.FlushToDisk;
             });
         }
@@ -251,22 +252,18 @@ public sealed class FreightServer : IAsyncDisposable
         }
         catch (Exception unwritable) when (unwritable is IOException or UnauthorizedAccessException)
         {
-            var directory = Path.GetFullPath(dataDirectory);
-            var problem = OutOfSpace.Is(unwritable)
-                ? FormattableString.Invariant($"the volume of {directory} is full: the lab's files ({LabStaticFiles.TotalBytes / (1024.0 * 1024):0.0} MiB) do not fit. Free space on it, or choose another directory with --data-dir DIR.")
-                : File.Exists(directory)
-                    ? $"{directory} is a file, not a directory: choose a directory with --data-dir DIR."
-                    : $"{directory} cannot be written ({unwritable.Message}): choose a directory the server may write to with --data-dir DIR.";
-            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"Freight:DataDirectory: {problem}"]);
+            throw UnusableDirectory.Refuse("Freight:DataDirectory", "--data-dir", dataDirectory, unwritable, FormattableString.Invariant($"the lab's files ({LabStaticFiles.TotalBytes / (1024.0 * 1024):0.0} MiB)"));
         }
     }
 
     /// <summary>Starts listening; <see cref="Urls"/> then holds the bound addresses.</summary>
     public async Task StartAsync(CancellationToken cancellationToken = default)
     {
-        // Resolve the store now so abandoned temp files are swept before the first request.
+        // Resolve the stores now: abandoned temp files are swept before the first request, and a directory they cannot
+        // make (a path through a file, a read-only volume) is refused before a port is bound, as the data directory is.
         App.Services.GetRequiredService<IObjectStore>();
-        var files = App.Services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files);
+        var files = Resolve(() => App.Services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files), "Freight:Files:Directory", Options.FilesDirectory);
+        Resolve(App.Services.GetRequiredService<IResumableUploadStore>, "Freight:Tus:Directory", Options.TusDirectory);
         if (files is S3ObjectStore bucket)
         {
             await CheckBucketAsync(bucket, cancellationToken);
@@ -275,6 +272,19 @@ public sealed class FreightServer : IAsyncDisposable
         Freight.Lab.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
         App.Services.GetRequiredService<Freight.Lab.Metrics.RuntimeSampler>().Start();
         await App.StartAsync(cancellationToken);
+    }
+
+    /// <summary>Makes a file-system store, whose directory is created if missing; one that cannot be is refused naming <paramref name="key"/>.</summary>
+    private static T Resolve<T>(Func<T> store, string key, string directory)
+    {
+        try
+        {
+            return store();
+        }
+        catch (Exception unusable) when (unusable is IOException or UnauthorizedAccessException)
+        {
+            throw UnusableDirectory.Refuse(key, "--" + key, directory, unusable);
+        }
     }
 
     /// <summary>

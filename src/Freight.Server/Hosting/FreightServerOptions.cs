@@ -116,6 +116,12 @@ public sealed class FreightServerOptions
     /// </summary>
     public bool StopWhenInputCloses { get; set; }
 
+    /// <summary>The file-system store's root in effect: <see cref="ServeFilesOptions.Directory"/>, or <c>files</c> under the data directory.</summary>
+    public string FilesDirectory => string.IsNullOrEmpty(Files.Directory) ? Path.Combine(DataDirectory, "files") : Files.Directory;
+
+    /// <summary>Where the file-system store keeps unfinished tus uploads: <see cref="ServeTusOptions.Directory"/>, or <c>tus</c> under the data directory.</summary>
+    public string TusDirectory => string.IsNullOrEmpty(Tus.Directory) ? Path.Combine(DataDirectory, "tus") : Tus.Directory;
+
     /// <summary>Returns every problem with these options, in words an operator can act on.</summary>
     public IReadOnlyList<string> Validate()
     {
