@@ -82,7 +82,8 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         var contentLengths = new RequestHeads.RawContentLengths();
-        var addresses = ListenAddress.SplitUrls(options.Urls).Select(url => ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url)).ToList();
+        var configured = ListenAddress.SplitUrls(options.Urls).Select(url => (Url: url, Address: ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url))).ToList();
+        var addresses = configured.ConvertAll(each => each.Address);
         var certificate = addresses.Any(a => a.Https) ? SelfSignedCertificate.Create() : null;
         var h2cListeners = new List<ListenOptions>();
 
@@ -177,7 +178,15 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         // InlineScheduling (off by default): a request's code resumes on the thread that received its bytes.
-        builder.Services.Configure<SocketTransportOptions>(transport => transport.UnsafePreferInlineScheduling = options.InlineScheduling);
+        builder.Services.Configure<SocketTransportOptions>(transport =>
+        {
+            transport.UnsafePreferInlineScheduling = options.InlineScheduling;
+            transport.CreateBoundListenSocket = new ListenSockets(configured).Bind;
+        });
+        // The host logs a failed start at Error before it throws: RunAsync prints a refused address (ListenSockets) as
+        // one error line and lets anything else through with its stack, so the log would only repeat it, stack and all,
+        // on stdout beside the listening: lines. Critical still shows: a background service's failure stopping the host.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting.Internal.Host", LogLevel.Critical);
         // MVC's core and model validation for the lab's two study controllers, not AddControllers(): its authorization
         // services make WebApplication put authentication and authorization middleware in front of every request, and
         // Freight has neither to check. They cost ~8 % of the server's CPU on a 4 KiB static file (perf; the
@@ -319,7 +328,8 @@ public sealed class FreightServer : IAsyncDisposable
 
     /// <summary>
     /// Runs <c>freight serve</c> until Ctrl+C or SIGTERM: prints <c>listening: URL</c> per address and,
-    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options or a data directory it cannot write. Its help is <see cref="ServeCommand"/>'s.
+    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options, a directory it cannot write, or an
+    /// address it cannot listen on. Its help is <see cref="ServeCommand"/>'s.
     /// </summary>
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
     {

@@ -25,21 +25,32 @@ internal sealed class FreightProcess : IAsyncDisposable
     /// <summary>The server's process id, for reading its resources from <c>/proc/{id}</c>.</summary>
     public int Id => _process.Id;
 
-    /// <summary>Starts <c>freight serve <paramref name="arguments"/></c> with <paramref name="environment"/> added to a FREIGHT_-free environment.</summary>
-    public static FreightProcess StartServe(string workingDirectory, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null) =>
-        StartApp(workingDirectory, Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll"), ["serve", .. arguments], environment);
+    /// <summary>
+    /// Starts <c>freight serve <paramref name="arguments"/></c> with <paramref name="environment"/> added to a FREIGHT_-free
+    /// environment; through <paramref name="launcher"/> when given (a command that runs the rest, e.g. setpriv dropping a capability).
+    /// </summary>
+    public static FreightProcess StartServe(string workingDirectory, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? launcher = null) =>
+        StartApp(workingDirectory, Path.Combine(AppContext.BaseDirectory, "Freight.Cli.dll"), ["serve", .. arguments], environment, launcher);
 
     /// <summary>Starts <c>dotnet <paramref name="assembly"/> <paramref name="arguments"/></c> (the CLI, or an app such as the sample that prints <c>listening:</c> lines too).</summary>
-    public static FreightProcess StartApp(string workingDirectory, string assembly, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null)
+    public static FreightProcess StartApp(string workingDirectory, string assembly, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? launcher = null)
     {
         var muxer = Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet" ? Environment.ProcessPath! : "dotnet";
-        var start = new ProcessStartInfo(muxer)
+        var start = new ProcessStartInfo(launcher is { Count: > 0 } ? launcher[0] : muxer)
         {
             WorkingDirectory = workingDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        if (launcher is { Count: > 0 })
+        {
+            foreach (var argument in launcher.Skip(1).Append(muxer))
+            {
+                start.ArgumentList.Add(argument);
+            }
+        }
+
         start.ArgumentList.Add(assembly);
         foreach (var argument in arguments)
         {
