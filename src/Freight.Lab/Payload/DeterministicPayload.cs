@@ -59,7 +59,9 @@ public static class DeterministicPayload
     {
         var directory = Path.GetDirectoryName(Path.GetFullPath(path))!;
         Directory.CreateDirectory(directory);
-        var temp = Path.Combine(directory, $".{Path.GetFileName(path)}.{Guid.NewGuid():N}.tmp");
+        // Named as the stores name theirs: one a killed server left in its data directory is swept at the next start
+        // (FileSystemObjectStore.DeleteAbandonedTempFiles, over the whole data directory), however large.
+        var temp = Path.Combine(directory, $".{Path.GetFileName(path)}.{Guid.NewGuid():N}{Freight.Storage.FileSystemObjectStore.TempSuffix}");
         var buffer = new byte[1024 * 1024];
         try
         {
