@@ -77,6 +77,22 @@ public sealed class ServeDataDirectoryTests : IDisposable
         Assert.Equal("not a directory", await File.ReadAllTextAsync(data));
     }
 
+    [Fact]
+    public async Task Serve_DataDirectoryBelowAFile_Exits2NamingTheFileInTheWay()
+    {
+        Directory.CreateDirectory(_tmpfs.Path);
+        var file = Path.Combine(_tmpfs.Path, "data");
+        await File.WriteAllTextAsync(file, "not a directory");
+        var data = Path.Combine(file, "below");
+
+        var (exitCode, stderr) = await ServeAsync(data);
+
+        Assert.Equal(2, exitCode);
+        var error = AssertOneErrorLine(stderr, data);
+        Assert.Contains($"{data} cannot be created: {file} is a file, not a directory", error, StringComparison.Ordinal);
+        Assert.Equal(["data"], EntriesOf(_tmpfs.Path));
+    }
+
     private static async Task<(int ExitCode, string Stderr)> ServeAsync(string dataDirectory)
     {
         await using var freight = FreightProcess.StartServe(Path.GetTempPath(), ["--urls", "http://127.0.0.1:0", "--data-dir", dataDirectory]);
