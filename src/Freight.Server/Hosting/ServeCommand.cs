@@ -35,7 +35,7 @@ public static class ServeCommand
             "serve",
             "Run the file transfer service (files API, tus) and the lab. Prints \"listening: URL\" per address once it serves; Ctrl+C stops it. " +
             "Every option of docs/server.md's tables is a configuration key: --Freight:KEY VALUE on the command line, FREIGHT_KEY__SUB=VALUE in the environment, or appsettings.json. " +
-            "Exit code 2 on invalid options, or a data directory it cannot write (full, read-only, a file).")
+            "Exit code 2 on invalid options, a data, files or tus directory it cannot write (full, read-only, a file), or an address it cannot listen on (in use, privileged, not the machine's).")
         {
             // Configuration keys are open-ended: what no switch names goes to the host, which validates it.
             TreatUnmatchedTokensAsErrors = false,
