@@ -191,7 +191,10 @@ public sealed class FreightServer : IAsyncDisposable
         // services make WebApplication put authentication and authorization middleware in front of every request, and
         // Freight has neither to check. They cost ~8 % of the server's CPU on a 4 KiB static file (perf; the
         // before/after in docs/results/2026-11-27-request-overhead.md).
-        builder.Services.AddMvcCore().AddDataAnnotations().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
+        if (options.Lab)
+        {
+            builder.Services.AddMvcCore().AddDataAnnotations().AddApplicationPart(typeof(FreightServer).Assembly).AddNewtonsoftJson(json => Lab.Json.LabNewtonsoftSettings.Apply(json.SerializerSettings));
+        }
 
         var app = builder.Build();
         ValidateLibraryOptions(app.Services);
@@ -201,18 +204,22 @@ public sealed class FreightServer : IAsyncDisposable
         // With tokens set, the lab asks for a write token too: its endpoints write files, stream gigabytes and hold
         // threads for as long as asked (/lab/threads), none of which an anonymous client may do to a guarded server.
         var access = app.Services.GetRequiredService<Freight.AspNetCore.Files.FilesAccess>();
-        if (!access.IsOpen)
+        if (options.Lab && !access.IsOpen)
         {
             app.UseWhen(context => context.Request.Path.StartsWithSegments("/lab"), lab => lab.Use(next => context =>
                 access.Refuses(context, write: true) ? Task.CompletedTask : next(context)));
         }
 
-        WriteLabFiles(app.Services.GetRequiredService<LabStaticFiles>(), options.DataDirectory);
-        app.UseLabStaticFiles();
-        app.MapLab();
+        if (options.Lab)
+        {
+            WriteLabFiles(app.Services.GetRequiredService<LabStaticFiles>(), options.DataDirectory);
+            app.UseLabStaticFiles();
+            app.MapLab();
+            app.MapControllers();
+        }
+
         app.MapFreightFiles("/files");
         app.MapFreightTus("/tus");
-        app.MapControllers();
         return new FreightServer(app, options, certificate, h2cListeners);
     }
 
@@ -278,8 +285,13 @@ public sealed class FreightServer : IAsyncDisposable
             await CheckBucketAsync(bucket, cancellationToken);
         }
 
-        Freight.Lab.Metrics.ExceptionCounter.Install(); // exceptions/s counts from here (the runtime keeps no count of its own)
-        App.Services.GetRequiredService<Freight.Lab.Metrics.RuntimeSampler>().Start();
+        if (Options.Lab)
+        {
+            // The lab's /lab/metrics: exceptions/s count from here (the runtime keeps no count of its own).
+            Freight.Lab.Metrics.ExceptionCounter.Install();
+            App.Services.GetRequiredService<Freight.Lab.Metrics.RuntimeSampler>().Start();
+        }
+
         await App.StartAsync(cancellationToken);
     }
 

@@ -22,6 +22,13 @@ public sealed class FreightServerOptions
     /// </summary>
     public long MaxRequestBodyBytes { get; set; } = 4L * 1024 * 1024 * 1024;
 
+    /// <summary>
+    /// Serve the lab (<c>/lab/…</c>: the bench's endpoints, which generate gigabytes, write files and hold threads as
+    /// asked) and write its files into the data directory at start. On by default, for the bench; a server that only
+    /// moves files turns it off: no <c>/lab</c> route, nothing of the lab's on disk.
+    /// </summary>
+    public bool Lab { get; set; } = true;
+
     /// <summary>Largest payload a lab endpoint generates (the <c>size</c> query). 4 GiB by default.</summary>
     public long MaxLabPayloadBytes { get; set; } = 4L * 1024 * 1024 * 1024;
 

@@ -136,6 +136,27 @@ public sealed class ServerOptionsTests : IDisposable
         await ProblemAssert.IsProblemAsync(overLimit, HttpStatusCode.BadRequest);
     }
 
+    /// <summary>A server that only moves files turns the lab off: no /lab route answers, nothing of the lab's is written, the files API serves.</summary>
+    [Fact]
+    public async Task Create_LabOff_NoLabRouteAndNoLabFilesAndTheFilesApiServes()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Lab", "false"]);
+        await server.StartAsync();
+        using var client = new HttpClient { BaseAddress = new Uri(server.Urls.Single()) };
+        var content = Payloads.Bytes(70_000);
+
+        using var ping = await client.GetAsync(new Uri("/lab/ping", UriKind.Relative));
+        using var labFile = await client.GetAsync(new Uri("/lab/static/freight/4096.bin", UriKind.Relative));
+        using var put = await client.PutAsync(new Uri("/files/a/b.bin", UriKind.Relative), new ByteArrayContent(content));
+        var stored = await client.GetByteArrayAsync(new Uri("/files/a/b.bin", UriKind.Relative));
+
+        await ProblemAssert.IsProblemAsync(ping, HttpStatusCode.NotFound);
+        await ProblemAssert.IsProblemAsync(labFile, HttpStatusCode.NotFound);
+        Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        Assert.Equal(content, stored);
+        Assert.False(Directory.Exists(Path.Combine(_dataDirectory, "lab")), "the lab's files were written");
+    }
+
     /// <summary>
     /// Kestrel's own limits are set from the Kestrel:Limits section, which ASP.NET Core leaves unbound by default: a request
     /// line past a lowered <c>MaxRequestLineSize</c> gets Kestrel's 414 on the wire, one within it is served.
