@@ -51,16 +51,26 @@ public sealed class RefusalCostTests(FileSystemFilesServer server) : IClassFixtu
         Assert.Equal(0, thrown);
     }
 
-    /// <summary>The response, and how many <see cref="ProblemException"/>s of its refusal were thrown meanwhile (any thread).</summary>
-    private async Task<(HttpResponseMessage Response, int Thrown)> SendCountingAsync(string key, HttpMethod method, params (string Name, string Value)[] headers)
+    /// <summary>
+    /// The response, and how many <see cref="ProblemException"/>s of its refusal were thrown meanwhile. A read's 412 and
+    /// 416 name no key; no other request of the suite answers them by throwing either.
+    /// </summary>
+    private Task<(HttpResponseMessage Result, int Thrown)> SendCountingAsync(string key, HttpMethod method, params (string Name, string Value)[] headers) =>
+        ProblemsThrown.WhileAsync(
+            problem => problem.Message.Contains(key, StringComparison.Ordinal) || problem.Status == 416
+                || problem.Message.StartsWith("The file's current state does not meet If-Match / If-Unmodified-Since", StringComparison.Ordinal),
+            () => SendAsync(server, method, "/files/" + key, headers));
+}
+
+/// <summary>Counts the first-chance <see cref="ProblemException"/>s (any thread) that match, while a request runs.</summary>
+internal static class ProblemsThrown
+{
+    public static async Task<(T Result, int Thrown)> WhileAsync<T>(Func<ProblemException, bool> counts, Func<Task<T>> action)
     {
         var thrown = 0;
         void Count(object? sender, FirstChanceExceptionEventArgs args)
         {
-            // A read's 412 and 416 name no key; no other request of the suite answers them by throwing either.
-            if (args.Exception is ProblemException problem
-                && (problem.Message.Contains(key, StringComparison.Ordinal) || problem.Status == 416
-                    || problem.Message.StartsWith("The file's current state does not meet If-Match / If-Unmodified-Since", StringComparison.Ordinal)))
+            if (args.Exception is ProblemException problem && counts(problem))
             {
                 Interlocked.Increment(ref thrown);
             }
@@ -69,8 +79,8 @@ public sealed class RefusalCostTests(FileSystemFilesServer server) : IClassFixtu
         AppDomain.CurrentDomain.FirstChanceException += Count;
         try
         {
-            var response = await SendAsync(server, method, "/files/" + key, headers);
-            return (response, Volatile.Read(ref thrown));
+            var result = await action();
+            return (result, Volatile.Read(ref thrown));
         }
         finally
         {
@@ -88,27 +98,11 @@ public sealed class RefusalCostTokenTests(TokenFilesServer server) : IClassFixtu
     [InlineData("DELETE", "not-a-token")]
     public async Task Request_NotAllowed_401ProblemWithoutAnException(string method, string? token)
     {
-        var thrown = 0;
-        void Count(object? sender, FirstChanceExceptionEventArgs args)
-        {
-            // No other request of the suite answers a 401 by throwing either.
-            if (args.Exception is ProblemException { Status: 401 })
-            {
-                Interlocked.Increment(ref thrown);
-            }
-        }
+        var path = $"/files/{NewRoot()}/guarded.bin";
+        (string, string)[] headers = token is null ? [] : [("Authorization", "Bearer " + token)];
 
-        AppDomain.CurrentDomain.FirstChanceException += Count;
-        HttpResponseMessage response;
-        try
-        {
-            var path = $"/files/{NewRoot()}/guarded.bin";
-            response = token is null ? await SendAsync(server, new HttpMethod(method), path) : await SendAsync(server, new HttpMethod(method), path, ("Authorization", "Bearer " + token));
-        }
-        finally
-        {
-            AppDomain.CurrentDomain.FirstChanceException -= Count;
-        }
+        // No other request of the suite answers a 401 by throwing either.
+        var (response, thrown) = await ProblemsThrown.WhileAsync(problem => problem.Status == 401, () => SendAsync(server, new HttpMethod(method), path, headers));
 
         using (response)
         {
