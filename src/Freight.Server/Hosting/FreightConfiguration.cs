@@ -18,6 +18,61 @@ internal static class FreightConfiguration
         ["--s3-bucket"] = "Freight:S3:Bucket",
     };
 
+    /// <summary>The configuration sections serve reads from the command line: its own, Kestrel's limits, logging.</summary>
+    private static readonly string[] s_sections = [FreightServerOptions.SectionName, "Kestrel", "Logging"];
+
+    /// <summary>
+    /// What on the command line is no setting serve reads, one failure each: an option that is neither a switch of the
+    /// help nor a <c>--Section:Key</c> of a section it reads (<c>--datadir</c>, <c>--Freigth:Lab</c>), and a stray
+    /// value. The host's command-line source takes anything and drops what no one binds, so a typo started the
+    /// server on its defaults, its data somewhere else. Read as that source reads: <c>--key value</c>,
+    /// <c>--key=value</c>, <c>/key value</c>, <c>key=value</c>.
+    /// </summary>
+    public static List<string> NotSettings(string[] args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        var failures = new List<string>();
+        for (var i = 0; i < args.Length; i++)
+        {
+            var token = args[i];
+            if (token == "--")
+            {
+                continue; // the end of options, as serve's usage line shows it: what follows is read alike
+            }
+
+            var prefixed = token.StartsWith("--", StringComparison.Ordinal) ? 2 : token.StartsWith('/') ? 1 : token.StartsWith('-') ? 1 : 0;
+            var equals = token.IndexOf('=', StringComparison.Ordinal);
+            if (prefixed == 0 && equals < 0)
+            {
+                failures.Add($"'{token}' is not an option of serve: options are --name value (freight serve --help).");
+                continue;
+            }
+
+            var key = equals < 0 ? token[prefixed..] : token[prefixed..equals];
+            if (prefixed > 0 && equals < 0)
+            {
+                i++; // its value
+            }
+
+            if (SwitchMappings.ContainsKey("--" + key) && token.StartsWith("--", StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            var section = key.Split(':')[0];
+            if (!key.Contains(':'))
+            {
+                failures.Add($"{token} is not an option of serve: its options are the switches of freight serve --help and configuration keys --{FreightServerOptions.SectionName}:KEY (docs/server.md).");
+            }
+            else if (!s_sections.Contains(section, StringComparer.OrdinalIgnoreCase))
+            {
+                failures.Add($"{token} is not an option of serve: it reads the sections {string.Join(", ", s_sections)}, and '{section}' is none of them.");
+            }
+        }
+
+        return failures;
+    }
+
     public static void AddFreightSources(this IConfigurationBuilder configuration, string[] args)
     {
         // FREIGHT_X__Y=v becomes Freight:X:Y=v, so env vars and appsettings.json share one section.
@@ -32,6 +87,7 @@ internal static class FreightConfiguration
         }
 
         configuration.AddInMemoryCollection(fromEnvironment);
-        configuration.AddCommandLine(args, SwitchMappings);
+        // "--", the end of options serve's usage line shows, is no key: the source would take the next option as its value.
+        configuration.AddCommandLine([.. args.Where(arg => arg != "--")], SwitchMappings);
     }
 }

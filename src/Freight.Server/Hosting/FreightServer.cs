@@ -58,6 +58,11 @@ public sealed class FreightServer : IAsyncDisposable
     public static FreightServer Create(string[] args, Action<WebApplicationBuilder>? configure = null)
     {
         ArgumentNullException.ThrowIfNull(args);
+        if (FreightConfiguration.NotSettings(args) is { Count: > 0 } notSettings)
+        {
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), notSettings);
+        }
+
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
         builder.Configuration.AddFreightSources(args);
         configure?.Invoke(builder);

@@ -64,6 +64,42 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.StartsWith(named + " ", failure, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// A typo is refused, not dropped: the host's command-line source took anything, so --datadir started the server on
+    /// its defaults (the data in ./freight-data) and --Freigth:Lab changed nothing.
+    /// </summary>
+    [Theory]
+    [InlineData("--datadir", "/tmp/elsewhere", "--datadir is not an option of serve")]
+    [InlineData("--port", "9000", "--port is not an option of serve")]
+    [InlineData("--Freigth:Lab", "false", "--Freigth:Lab is not an option of serve: it reads the sections Freight, Kestrel, Logging")]
+    [InlineData("-x", "1", "-x is not an option of serve")]
+    [InlineData("stray=1", "--Freight:Lab=false", "stray=1 is not an option of serve")]
+    [InlineData("--Freight:Lab", "false", null)]
+    [InlineData("--Kestrel:Limits:KeepAliveTimeout", "00:01:00", null)]
+    [InlineData("--Logging:LogLevel:Default=Warning", "--urls=http://127.0.0.1:0", null)]
+    [InlineData("--", "--Freight:Lab", null)]
+    public async Task Create_ArgumentThatIsNoSetting_ThrowsNamingIt(string option, string value, string? failure)
+    {
+        string[] args = ["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value];
+        if (failure is null)
+        {
+            await FreightServer.Create(args).DisposeAsync();
+            return;
+        }
+
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(args));
+
+        Assert.StartsWith(failure, Assert.Single(invalid.Failures), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Create_EndOfOptionsMarker_TheKeyAfterItStillBinds()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--", "--Freight:MaxLabPayloadBytes", "1000"]);
+
+        Assert.Equal(1000, server.Options.MaxLabPayloadBytes);
+    }
+
     [Theory]
     [InlineData("--max-body-bytes", "lots", "Freight:MaxRequestBodyBytes")]
     [InlineData("--fsync", "maybe", "Freight:FlushToDisk")]
