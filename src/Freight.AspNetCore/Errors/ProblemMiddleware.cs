@@ -17,14 +17,54 @@ namespace Freight.AspNetCore.Errors;
 /// </summary>
 internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger)
 {
-    /// <summary>The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, and routing's bodiless answers.</summary>
+    /// <summary>
+    /// The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, routing's bodiless answers, and
+    /// an exception no one answered, as a 500 problem.
+    /// </summary>
     public async Task InvokeAsync(HttpContext context, RequestDelegate next)
     {
-        await AnswerErrorsAsync(context, next);
+        try
+        {
+            await AnswerErrorsAsync(context, next);
+        }
+        catch (Exception unexpected)
+        {
+            await AnswerUnexpectedAsync(context, unexpected);
+            return;
+        }
+
         if (IsBodilessRoutingAnswer(context))
         {
             await AnswerRoutingAsync(context);
         }
+    }
+
+    /// <summary>
+    /// A failure that is not the client's (a bug, a dependency no classifier knows): logged once at Error with its
+    /// stack, and answered as a 500 problem that says nothing of it, or, once the response has started, by aborting.
+    /// Kestrel alone answered a bare 500 (HTTP/1.1, nothing in the body) and logged it as its own.
+    /// </summary>
+    private async Task AnswerUnexpectedAsync(HttpContext context, Exception unexpected)
+    {
+        LogFailed(logger, context.Request.Method, context.Request.Path, unexpected);
+        if (context.Response.HasStarted)
+        {
+            context.Abort();
+            return;
+        }
+
+        context.Response.Clear();
+        context.Response.StatusCode = StatusCodes.Status500InternalServerError;
+        if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
+        {
+            context.Response.Headers.Connection = "close";
+        }
+
+        await problems.TryWriteAsync(new ProblemDetailsContext
+        {
+            HttpContext = context,
+            ProblemDetails = new ProblemDetails { Status = StatusCodes.Status500InternalServerError, Detail = "The server failed to answer; the failure is in its log." },
+        });
     }
 
     /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
@@ -266,6 +306,9 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+
+    [LoggerMessage(4, LogLevel.Error, "{Method} {Path} failed")]
+    private static partial void LogFailed(ILogger logger, string method, string path, Exception exception);
 
     [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason}")]
     private static partial void LogStorageFull(ILogger logger, string method, string path, string reason);

@@ -21,6 +21,8 @@ public sealed class BuildingBlocksServer() : FilesServer("--Freight:Files:MaxCon
 
     protected override void MapRoutes(WebApplication app)
     {
+        // A bug of the app's own: UseFreightProblems answers it as a 500 problem that says nothing of it.
+        app.MapMethods("/my/fails", [HttpMethods.Get, HttpMethods.Post], string () => throw new InvalidOperationException("a secret of the app's own"));
         app.MapGet("/my/file/{name}", (string name) => FreightResults.File(Path.Combine(PublicDirectory, Path.GetFileName(name))));
         app.MapGet("/my/report", () => FreightResults.File(Path.Combine(PublicDirectory, "report.bin"), "text/csv", "report 2026.csv"));
         app.MapMethods("/my/object/{*key}", [HttpMethods.Get, HttpMethods.Head], (string key) => FreightResults.Object(key));
