@@ -87,7 +87,13 @@ internal static class FilesEndpoints
         }
 
         using var slot = settings.Limiter.Enter(context);
-        LimitUpload(context, long.MaxValue);
+        if (settings.DecidesBodyLimit)
+        {
+            // Each file part is held to MaxFileBytes by the upload pipeline, the parts to the parser's MaxSections and a
+            // field to 64 KiB: Kestrel's body limit (30 MB unless the app raised it) would cap the whole form instead.
+            LimitUpload(context, maxBodyBytes: null);
+        }
+
         var reader = new MultipartPipeReader(request.BodyReader, boundary, limits);
         var stored = new List<StoredFile>();
         var fields = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -207,14 +213,21 @@ internal static class FilesEndpoints
 
     /// <summary>
     /// Kestrel's body-size limit for this upload: the file size, which may be more than the server-wide limit (an app's
-    /// own Kestrel keeps its 30 MB default unless told otherwise; <see cref="FilesOptions.MaxFileBytes"/> decides here).
+    /// own Kestrel keeps its 30 MB default unless told otherwise; <see cref="FilesOptions.MaxFileBytes"/> decides here);
+    /// null lifts it (a multipart POST, whose parts are held to it each).
     /// (The minimum upload rate is Kestrel's server-wide one, <see cref="FilesOptions.MinUploadRate"/>: a per-request
     /// rate is not supported on HTTP/2.)
     /// </summary>
-    internal static void LimitUpload(HttpContext context, long maxBodyBytes)
+    internal static void LimitUpload(HttpContext context, long? maxBodyBytes)
     {
         if (maxBodyBytes == long.MaxValue || context.Features.Get<IHttpMaxRequestBodySizeFeature>() is not { IsReadOnly: false } size)
         {
+            return;
+        }
+
+        if (maxBodyBytes is null)
+        {
+            size.MaxRequestBodySize = null;
             return;
         }
 

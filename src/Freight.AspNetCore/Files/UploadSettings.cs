@@ -10,6 +10,9 @@ namespace Freight.AspNetCore.Files;
 /// </summary>
 internal sealed record UploadSettings(long MaxFileBytes, bool AlwaysComputeSha256, UploadLimiter Limiter)
 {
+    /// <summary>Whether the app set <see cref="FilesOptions.MaxFileBytes"/>: then it, not Kestrel's body limit, decides how large an upload may be.</summary>
+    public bool DecidesBodyLimit { get; init; }
+
     public static UploadSettings From(IServiceProvider services)
     {
         var options = services.GetRequiredService<FilesOptions>();
@@ -17,6 +20,6 @@ internal sealed record UploadSettings(long MaxFileBytes, bool AlwaysComputeSha25
         // Unset, a file may be as large as the server lets a request body be.
         var maxFileBytes = options.MaxFileBytes > 0 ? options.MaxFileBytes
             : services.GetService<IOptions<KestrelServerOptions>>()?.Value.Limits.MaxRequestBodySize ?? long.MaxValue;
-        return new UploadSettings(maxFileBytes, options.AlwaysComputeSha256, services.GetRequiredService<UploadLimiter>());
+        return new UploadSettings(maxFileBytes, options.AlwaysComputeSha256, services.GetRequiredService<UploadLimiter>()) { DecidesBodyLimit = options.MaxFileBytes > 0 };
     }
 }

@@ -126,6 +126,54 @@ public sealed class FilesSizeLimitTests(SmallLimitFilesServer server) : IClassFi
     }
 }
 
+/// <summary>
+/// MaxFileBytes (4 MiB) set above the server's body limit (1 MiB): it decides, so a form of two 3 MiB files is stored,
+/// each file held to it; before, Kestrel's limit capped the whole form (a user's app: 30 MB) while a PUT got MaxFileBytes.
+/// </summary>
+public sealed class FilesBodyLimitTests(NarrowBodyFilesServer server) : IClassFixture<NarrowBodyFilesServer>
+{
+    private const string Boundary = "body-limit-boundary";
+
+    [Fact]
+    public async Task Post_TwoFilesPastTheServersBodyLimitEachUnderMaxFileBytes_201AndBothStored()
+    {
+        var prefix = NewRoot();
+        var one = Content(3 * Payloads.MiB, seed: 41);
+        var two = Content(3 * Payloads.MiB, seed: 42);
+
+        var response = await PostAsync(prefix, ("one.bin", one), ("two.bin", two));
+
+        Assert.Equal(201, response.StatusCode);
+        await AssertStoredAsync(server, prefix + "/one.bin", one);
+        await AssertStoredAsync(server, prefix + "/two.bin", two);
+    }
+
+    [Fact]
+    public async Task Post_AFilePastMaxFileBytes_413AndTheFileBeforeItStaysListed()
+    {
+        var prefix = NewRoot();
+        var small = Content(1000, seed: 43);
+
+        var response = await PostAsync(prefix, ("small.bin", small), ("big.bin", Content((4 * Payloads.MiB) + 1, seed: 44)));
+
+        ProblemAssert.IsProblem(response, HttpStatusCode.RequestEntityTooLarge);
+        Assert.Contains("small.bin", response.BodyText, StringComparison.Ordinal);
+        await AssertAbsentAsync(server, prefix + "/big.bin");
+        Assert.True(await EventuallyAsync(() => server.FilesTempFiles().Length == 0), "the temp file outlived the request");
+    }
+
+    private Task<RawHttpResponse> PostAsync(string prefix, params (string Name, byte[] Content)[] files)
+    {
+        var body = files.SelectMany(file => (byte[])[
+            .. Encoding.ASCII.GetBytes($"--{Boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"{file.Name}\"\r\n\r\n"),
+            .. file.Content,
+            .. "\r\n"u8]).Concat(Encoding.ASCII.GetBytes($"--{Boundary}--\r\n")).ToArray();
+        var head = RawHttpConnection.Head("POST", server.HttpAddress, "/files/" + prefix,
+            "Content-Type: multipart/form-data; boundary=" + Boundary, "Content-Length: " + Invariant(body.Length));
+        return RawAsync(server.HttpAddress, head, body);
+    }
+}
+
 /// <summary>Freight:Files:MaxConcurrentUploadsPerClient = 1: a second upload in flight gets 429; a finished or failed one frees its slot.</summary>
 public sealed class FilesUploadLimiterTests(LimiterFilesServer server) : IClassFixture<LimiterFilesServer>
 {

@@ -79,6 +79,9 @@ public sealed class TokenFilesServer() : FilesServer("--Freight:Files:ReadTokens
     public const string WriteToken = "w0";
 }
 
+/// <summary>A server-wide body limit of 1 MiB under a files limit of 4 MiB: MaxFileBytes decides, for a PUT and a multipart POST alike.</summary>
+public sealed class NarrowBodyFilesServer() : FilesServer("--max-body-bytes", "1048576", "--Freight:Files:MaxFileBytes", "4194304");
+
 /// <summary>Files of at most 1 MiB (the server's own body limit stays at its 4 GiB default).</summary>
 public sealed class SmallLimitFilesServer() : FilesServer("--Freight:Files:MaxFileBytes", "1048576")
 {
