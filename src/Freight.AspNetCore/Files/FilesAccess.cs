@@ -17,8 +17,8 @@ internal sealed class FilesAccess(FilesOptions options)
     public bool IsOpen => _readTokens.Length == 0 && _writeTokens.Length == 0;
 
     /// <summary>
-    /// Whether the request may not read, or write when <paramref name="write"/>: if so, its 401 problem (with
-    /// <c>WWW-Authenticate</c>) is set to answer it (<see cref="ProblemMiddleware.Refuse"/>, without a throw: any client
+    /// Whether the request may not read, or write when <paramref name="write"/>: if so, its 401 problem (403 for a read
+    /// token writing; with <c>WWW-Authenticate</c>) is set to answer it (<see cref="ProblemMiddleware.Refuse"/>, without a throw: any client
     /// can send a request without a token), and the caller returns.
     /// </summary>
     public bool Refuses(HttpContext context, bool write)
@@ -37,13 +37,23 @@ internal sealed class FilesAccess(FilesOptions options)
         }
 
         var presented = Encoding.UTF8.GetBytes(header[7..].Trim());
-        if (Matches(presented, _writeTokens) || (!write && Matches(presented, _readTokens)))
+        var reads = Matches(presented, _readTokens);
+        if (Matches(presented, _writeTokens) || (!write && reads))
         {
             return false;
         }
 
-        // RFC 6750 §3.1: invalid_token for a token that is not accepted (a read token writing included).
-        ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", write ? "The token may not write here." : "The token is not valid here."));
+        if (reads)
+        {
+            // RFC 6750 §3.1: a valid token without the right is insufficient_scope, 403; a client that took it for
+            // invalid_token would look for a new token, where it needs one that may write.
+            ProblemMiddleware.Refuse(context, new ProblemException(StatusCodes.Status403Forbidden, "Forbidden", "The token may read, not write: writing takes a write token.",
+                new Dictionary<string, string> { ["WWW-Authenticate"] = "Bearer realm=\"freight\", error=\"insufficient_scope\"" }));
+            return true;
+        }
+
+        // RFC 6750 §3.1: invalid_token for a token that is not accepted.
+        ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", "The token is not valid here."));
         return true;
     }
 

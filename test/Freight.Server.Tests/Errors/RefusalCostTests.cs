@@ -93,20 +93,20 @@ internal static class ProblemsThrown
 public sealed class RefusalCostTokenTests(TokenFilesServer server) : IClassFixture<TokenFilesServer>
 {
     [Theory]
-    [InlineData("GET", null)]
-    [InlineData("PUT", TokenFilesServer.ReadToken)]
-    [InlineData("DELETE", "not-a-token")]
-    public async Task Request_NotAllowed_401ProblemWithoutAnException(string method, string? token)
+    [InlineData("GET", null, HttpStatusCode.Unauthorized)]
+    [InlineData("PUT", TokenFilesServer.ReadToken, HttpStatusCode.Forbidden)]
+    [InlineData("DELETE", "not-a-token", HttpStatusCode.Unauthorized)]
+    public async Task Request_NotAllowed_401Or403ProblemWithoutAnException(string method, string? token, HttpStatusCode status)
     {
         var path = $"/files/{NewRoot()}/guarded.bin";
         (string, string)[] headers = token is null ? [] : [("Authorization", "Bearer " + token)];
 
-        // No other request of the suite answers a 401 by throwing either.
-        var (response, thrown) = await ProblemsThrown.WhileAsync(problem => problem.Status == 401, () => SendAsync(server, new HttpMethod(method), path, headers));
+        // No other request of the suite answers a 401 or 403 by throwing either.
+        var (response, thrown) = await ProblemsThrown.WhileAsync(problem => problem.Status is 401 or 403, () => SendAsync(server, new HttpMethod(method), path, headers));
 
         using (response)
         {
-            await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
+            await ProblemAssert.IsProblemAsync(response, status);
             Assert.StartsWith("Bearer", Assert.Single(response.Headers.WwwAuthenticate).ToString(), StringComparison.Ordinal);
             Assert.Equal(0, thrown);
         }

@@ -53,14 +53,15 @@ public sealed class FilesTokenTests(TokenFilesServer server) : IClassFixture<Tok
     }
 
     [Fact]
-    public async Task Put_WithReadToken_Returns401InvalidToken()
+    public async Task Put_WithReadToken_Returns403InsufficientScope()
     {
         var key = $"{NewRoot()}/read-only.bin";
 
         using var response = await PutAsync(server, key, s_content, Bearer(TokenFilesServer.ReadToken));
 
-        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
-        Assert.Contains("error=\"invalid_token\"", Assert.Single(response.Headers.WwwAuthenticate).ToString(), StringComparison.Ordinal);
+        // RFC 6750 §3.1: the token is valid, it lacks the right; invalid_token would send the client for a new token.
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Forbidden);
+        Assert.Contains("error=\"insufficient_scope\"", Assert.Single(response.Headers.WwwAuthenticate).ToString(), StringComparison.Ordinal);
         Assert.False(File.Exists(server.DiskPath(key)));
     }
 
@@ -74,7 +75,7 @@ public sealed class FilesTokenTests(TokenFilesServer server) : IClassFixture<Tok
     }
 
     [Fact]
-    public async Task Delete_WithReadToken_Returns401AndTheFileStays()
+    public async Task Delete_WithReadToken_Returns403AndTheFileStays()
     {
         var key = $"{NewRoot()}/kept.bin";
         using (var created = await PutAsync(server, key, s_content, Bearer(TokenFilesServer.WriteToken)))
@@ -84,7 +85,7 @@ public sealed class FilesTokenTests(TokenFilesServer server) : IClassFixture<Tok
 
         using var response = await SendAsync(server, HttpMethod.Delete, "/files/" + key, Bearer(TokenFilesServer.ReadToken));
 
-        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Forbidden);
         Assert.Equal(s_content, await File.ReadAllBytesAsync(server.DiskPath(key)));
     }
 

@@ -46,7 +46,7 @@ public sealed class HostileTokenTests(TokenFilesServer server) : IClassFixture<T
     [InlineData("/lab/threads/sleep?ms=5000", null)]
     [InlineData("/lab/download/bytes?size=100000000", null)]
     [InlineData("/lab/static/stock/4096.bin", null)]
-    public async Task Lab_WithoutTheWriteToken_Returns401(string path, string? token)
+    public async Task Lab_WithoutTheWriteToken_Returns401Or403(string path, string? token)
     {
         // The lab writes files, streams gigabytes and holds threads as long as asked: on a server with tokens it takes
         // the write token, as a PUT does.
@@ -58,7 +58,8 @@ public sealed class HostileTokenTests(TokenFilesServer server) : IClassFixture<T
 
         using var response = await server.Client.SendAsync(request);
 
-        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Unauthorized);
+        // A read token is valid, without the right: 403 (RFC 6750 §3.1).
+        await ProblemAssert.IsProblemAsync(response, token is null ? HttpStatusCode.Unauthorized : HttpStatusCode.Forbidden);
         Assert.StartsWith("Bearer", response.Headers.WwwAuthenticate.ToString(), StringComparison.Ordinal);
     }
 
@@ -138,7 +139,7 @@ public sealed class HostileTokenTests(TokenFilesServer server) : IClassFixture<T
     [Theory]
     [InlineData(Protocol.Http11)]
     [InlineData(Protocol.Http2)]
-    public async Task ReadToken_EveryWriteMethod_Returns401AndChangesNothing(Protocol protocol)
+    public async Task ReadToken_EveryWriteMethod_Returns403AndChangesNothing(Protocol protocol)
     {
         var root = NewRoot();
         var kept = $"{root}/kept.bin";
@@ -159,10 +160,11 @@ public sealed class HostileTokenTests(TokenFilesServer server) : IClassFixture<T
         {
             request.Headers.Add(Bearer(TokenFilesServer.ReadToken).Name, Bearer(TokenFilesServer.ReadToken).Value);
             using var response = await server.Client.SendAsync(request);
-            Assert.True(response.StatusCode is HttpStatusCode.Unauthorized or HttpStatusCode.UnsupportedMediaType, $"{request.Method}: {(int)response.StatusCode}");
-            if (response.StatusCode == HttpStatusCode.Unauthorized)
+            Assert.True(response.StatusCode is HttpStatusCode.Forbidden or HttpStatusCode.UnsupportedMediaType, $"{request.Method}: {(int)response.StatusCode}");
+            if (response.StatusCode == HttpStatusCode.Forbidden)
             {
-                await AssertUnauthorizedAsync(response);
+                await ProblemAssert.IsProblemAsync(response, HttpStatusCode.Forbidden);
+                Assert.Contains("error=\"insufficient_scope\"", Assert.Single(response.Headers.WwwAuthenticate).ToString(), StringComparison.Ordinal);
             }
         }
 

@@ -23,7 +23,7 @@ public sealed class TusTokenTests(TokenTusServer server) : IClassFixture<TokenTu
 
     [Theory]
     [MemberData(nameof(Refusals))]
-    public async Task Request_WithoutWriteToken_Returns401WithBearerChallengeAndChangesNothing(string method, string? token)
+    public async Task Request_WithoutWriteToken_Returns401Or403WithBearerChallengeAndChangesNothing(string method, string? token)
     {
         var key = NewFileName();
         var path = await CreateWithTokenAsync(key);
@@ -48,12 +48,14 @@ public sealed class TusTokenTests(TokenTusServer server) : IClassFixture<TokenTu
 
         using var response = await server.Client.SendAsync(request);
 
-        await AssertRefusedAsync(response, HttpStatusCode.Unauthorized);
+        // A read token is valid but may not write: 403 insufficient_scope (RFC 6750 §3.1); no token or an unknown one: 401.
+        var readToken = token == TokenTusServer.ReadToken;
+        await AssertRefusedAsync(response, readToken ? HttpStatusCode.Forbidden : HttpStatusCode.Unauthorized);
         var challenge = Assert.Single(response.Headers.WwwAuthenticate);
         Assert.Equal("Bearer", challenge.Scheme);
         if (token is not null)
         {
-            Assert.Contains("error=\"invalid_token\"", challenge.ToString(), StringComparison.Ordinal);
+            Assert.Contains(readToken ? "error=\"insufficient_scope\"" : "error=\"invalid_token\"", challenge.ToString(), StringComparison.Ordinal);
         }
 
         Assert.Equal(before, server.TusFiles());
