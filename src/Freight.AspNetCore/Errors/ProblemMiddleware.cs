@@ -121,7 +121,8 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         }
         else
         {
-            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, exception.Message);
+            // The reason the client reads, where the problem gave one of its own (Kestrel's "Bad chunk size data." is not).
+            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, problem.Detail ?? exception.Message);
         }
 
         if (context.Response.HasStarted)
@@ -146,7 +147,7 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             context.Response.Headers.Connection = "close";
         }
 
-        var details = new ProblemDetails { Status = problem.Status, Title = problem.Title, Detail = problem.Detail ?? exception.Message };
+        var details = new ProblemDetails { Status = problem.Status, Type = TypeOf(problem.Status), Title = problem.Title, Detail = problem.Detail ?? exception.Message };
         if (ProblemExtensions.Of(context) is { } extensions)
         {
             foreach (var (name, value) in extensions)
@@ -215,6 +216,23 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             ProblemDetails = new ProblemDetails { Status = status },
         });
     }
+
+    /// <summary>
+    /// The type of a problem whose status ASP.NET Core's problem writer has none for (its table stops at the common
+    /// ones): where the status is defined. Null leaves the writer's own.
+    /// </summary>
+    private static string? TypeOf(int status) => status switch
+    {
+        StatusCodes.Status410Gone => "https://tools.ietf.org/html/rfc9110#section-15.5.11",
+        StatusCodes.Status413PayloadTooLarge => "https://tools.ietf.org/html/rfc9110#section-15.5.14",
+        StatusCodes.Status416RangeNotSatisfiable => "https://tools.ietf.org/html/rfc9110#section-15.5.17",
+        StatusCodes.Status423Locked => "https://tools.ietf.org/html/rfc4918#section-11.3",
+        StatusCodes.Status429TooManyRequests => "https://tools.ietf.org/html/rfc6585#section-4",
+        StatusCodes.Status431RequestHeaderFieldsTooLarge => "https://tools.ietf.org/html/rfc6585#section-5",
+        Tus.TusProtocol.ChecksumMismatchStatus => "https://tus.io/protocols/resumable-upload#checksum",
+        StatusCodes.Status507InsufficientStorage => "https://tools.ietf.org/html/rfc4918#section-11.5",
+        _ => null,
+    };
 
     /// <summary>
     /// The client closed the connection before its body ended: Kestrel fails the read with a 400 that hardly

@@ -45,5 +45,7 @@ internal static class ProblemAssert
         using var problem = JsonDocument.Parse(body);
         Assert.Equal((int)status, problem.RootElement.GetProperty("status").GetInt32());
         Assert.False(string.IsNullOrWhiteSpace(problem.RootElement.GetProperty("title").GetString()));
+        // Every problem says where its status is defined (RFC 9457 §3.1.1), those ASP.NET Core has no table entry for too.
+        Assert.StartsWith("https://", problem.RootElement.GetProperty("type").GetString(), StringComparison.Ordinal);
     }
 }
