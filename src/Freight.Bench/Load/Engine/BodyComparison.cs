@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
@@ -13,6 +15,9 @@ internal struct BodyComparison
 
     /// <summary>True unless the body was compared and differs (a byte, or its length, once complete).</summary>
     public readonly bool Matches => _expectation is null || (!_differs && _offset == _expectation.BodyLength);
+
+    /// <summary>Null when <see cref="Matches"/>; otherwise why not, in words.</summary>
+    public readonly FailureReason? Mismatch => Matches ? null : FailureReasons.BodyMismatch;
 
     /// <summary>Starts comparing the body of a response with <paramref name="statusCode"/>, if the run compares it.</summary>
     public static BodyComparison Start(ResponseExpectation? expectation, int statusCode) =>

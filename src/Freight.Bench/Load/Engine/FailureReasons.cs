@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net.Sockets;
 using System.Security.Authentication;
 using Freight.Bench.Results;
@@ -5,8 +6,9 @@ using Freight.Bench.Results;
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
-/// Puts a failed request's exception into words a user understands ("connection refused", "TLS handshake failed: …")
-/// with a stable code beside them. The exception's type names what .NET threw, not what happened: the chain is read
+/// Puts why a request failed into words a user understands ("connection refused", "TLS handshake failed: …",
+/// "status 401, expected 200") with a stable code beside them: a request that threw, or a response that was not the
+/// one expected. For an exception, its type names what .NET threw, not what happened: the chain is read
 /// for the socket error, the TLS failure or HttpClient's <see cref="HttpRequestError"/>, and anything else keeps its
 /// innermost message, which says the most.
 /// </summary>
@@ -61,6 +63,23 @@ internal static class FailureReasons
 
         return new("error", Sentence(innermost.Message));
     }
+
+    /// <summary>A complete response with another status than <c>--expect-status</c>.</summary>
+    public static FailureReason UnexpectedStatus(int status, int expected) =>
+        new("unexpected_status", string.Create(CultureInfo.InvariantCulture, $"status {status}, expected {expected}"));
+
+    /// <summary>A body whose hash is not the one expected: <paramref name="expectedBy"/> says who expected it ("expected", "its Repr-Digest says").</summary>
+    public static FailureReason DigestMismatch(string algorithm, ReadOnlySpan<byte> actual, string expectedBy, ReadOnlySpan<byte> expected) =>
+        new("digest_mismatch", $"body {algorithm} {Abbreviated(actual)}, {expectedBy} {Abbreviated(expected)}");
+
+    /// <summary>A body that differs from the expected bytes (the bench's own payloads, compared byte by byte).</summary>
+    public static FailureReason BodyMismatch { get; } = new("body_mismatch", "body differs from the expected bytes");
+
+    /// <summary>A body that ran past its Content-Length (one cut short is an exception, a <see cref="RequestFailure.Length"/>).</summary>
+    public static FailureReason LengthMismatch { get; } = new("length_mismatch", "body longer than its Content-Length");
+
+    // 12 hex digits tell two digests apart at a glance; the whole 64 would fill the summary's line.
+    private static string Abbreviated(ReadOnlySpan<byte> digest) => Convert.ToHexStringLower(digest[..Math.Min(6, digest.Length)]) + "…";
 
     private static FailureReason OfSocket(SocketException socket) => socket.SocketErrorCode switch
     {

@@ -95,9 +95,12 @@ internal sealed class LoadCounters
 
         if (Volatile.Read(ref _firstFailure) is null)
         {
-            Interlocked.CompareExchange(ref _firstFailure, FailureReasons.Describe(exception, failure), null);
+            NoteFirstFailure(FailureReasons.Describe(exception, failure));
         }
     }
+
+    /// <summary>Keeps <paramref name="reason"/> as <see cref="FirstFailure"/> unless a failure came first: a request that threw, or a response not the one expected.</summary>
+    public void NoteFirstFailure(FailureReason reason) => Interlocked.CompareExchange(ref _firstFailure, reason, null);
 
     public void AddDropped() => Interlocked.Increment(ref _dropped);
 

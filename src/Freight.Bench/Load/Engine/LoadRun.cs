@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Runtime.CompilerServices;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Load.Engine;
 
@@ -119,8 +120,8 @@ internal sealed class LoadRun : IDisposable
                 }
 
                 responseStarted = true;
-                var (statusCode, bodyBytes, bodyMatches) = await connection.SendAsync(token);
-                Record(scheduledTimestamp, statusCode, bodyBytes, bodyMatches);
+                var (statusCode, bodyBytes, mismatch) = await connection.SendAsync(token);
+                Record(scheduledTimestamp, statusCode, bodyBytes, mismatch);
                 return;
             }
 
@@ -149,7 +150,7 @@ internal sealed class LoadRun : IDisposable
             // HttpClient throws on a body short of its Content-Length; one that ran past it is caught here.
             var lengthMatches = Options.Method == HttpMethod.Head || status is 204 or 304
                 || response.Content.Headers.ContentLength is not { } declared || declared == bytes;
-            Record(scheduledTimestamp, status, bytes, comparison.Matches && (digests?.Matches() ?? true), lengthMatches);
+            Record(scheduledTimestamp, status, bytes, comparison.Mismatch ?? digests?.Mismatch(), lengthMatches);
         }
 #pragma warning disable CA1031 // Every failure is an outcome to count, never a reason to stop the run.
         catch (Exception exception)
@@ -184,13 +185,18 @@ internal sealed class LoadRun : IDisposable
     /// (as wrk and crank do): its latency is real, <see cref="LoadResult.Latency"/> keeps one value per
     /// response, and a run with bad responses is unverified, so its figures are not reported as a result.
     /// </summary>
-    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, bool bodyMatches, bool lengthMatches = true)
+    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, FailureReason? mismatch, bool lengthMatches = true)
     {
         var end = Stopwatch.GetTimestamp();
         var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
-        var verdict = _expectation?.Judge(statusCode, bodyMatches, lengthMatches)
+        var verdict = _expectation?.Judge(statusCode, mismatch is null, lengthMatches)
             ?? (lengthMatches ? ResponseVerdict.Good : ResponseVerdict.LengthMismatch);
         Counters.AddResponse(statusCode, bodyBytes, verdict);
+        if (verdict != ResponseVerdict.Good && Counters.FirstFailure is null)
+        {
+            // Only the first failure is put into words: a run of bad responses formats one message, not one each.
+            Counters.NoteFirstFailure(_expectation?.Explain(verdict, statusCode, mismatch) ?? FailureReasons.LengthMismatch);
+        }
         if (Volatile.Read(ref _firstLatency) < 0)
         {
             Interlocked.CompareExchange(ref _firstLatency, Math.Max(0, latency), -1);

@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Text;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Load.Engine;
 
@@ -78,14 +79,14 @@ internal sealed class RawHttp11Connection : IDisposable
 
     /// <summary>
     /// Sends the request and reads the whole response; returns its status code, body length (chunked: the
-    /// decoded data) and whether the body matched the expectation (true when not compared). A reused
+    /// decoded data) and how the body differed from the expectation (null when it matched or was not compared). A reused
     /// connection that the server closed while idle (no byte of a response came back) is reopened and an
     /// idempotent request sent again, once. Throws <see cref="SocketException"/>
     /// (refused, reset), <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<(int StatusCode, long BodyBytes, bool BodyMatches)> SendAsync(CancellationToken token)
+    public async ValueTask<(int StatusCode, long BodyBytes, FailureReason? Mismatch)> SendAsync(CancellationToken token)
     {
         for (var attempt = 0; ; attempt++)
         {
@@ -205,7 +206,7 @@ internal sealed class RawHttp11Connection : IDisposable
 
     /// <summary>Reads one response; status −1 when the server closed the connection before sending a byte.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<(int StatusCode, long BodyBytes, bool BodyMatches)> ReadResponseAsync(CancellationToken token)
+    private async ValueTask<(int StatusCode, long BodyBytes, FailureReason? Mismatch)> ReadResponseAsync(CancellationToken token)
     {
         while (true)
         {
@@ -216,7 +217,7 @@ internal sealed class RawHttp11Connection : IDisposable
                 {
                     if (_received == 0 && _start == _end)
                     {
-                        return (-1, 0, false);
+                        return (-1, 0, null);
                     }
 
                     throw new IOException("The server closed the connection in the middle of a response head.");
@@ -263,10 +264,10 @@ internal sealed class RawHttp11Connection : IDisposable
                 Close();
             }
 
-            var matches = _comparison.Matches && (_digests?.Matches() ?? true);
+            var mismatch = _comparison.Mismatch ?? _digests?.Mismatch();
             _digests?.Dispose();
             _digests = null;
-            return (head.StatusCode, bodyBytes, matches);
+            return (head.StatusCode, bodyBytes, mismatch);
         }
     }
 

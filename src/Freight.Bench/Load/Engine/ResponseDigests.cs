@@ -1,3 +1,4 @@
+using Freight.Bench.Results;
 using Freight.Digests;
 using Microsoft.Extensions.Primitives;
 
@@ -12,10 +13,10 @@ namespace Freight.Bench.Load.Engine;
 internal sealed class ResponseDigests : IDisposable
 {
     private readonly byte[]? _expectedSha256;
-    private readonly List<(DigestAlgorithm Algorithm, byte[] Digest)> _sent;
+    private readonly List<(DigestAlgorithm Algorithm, byte[] Digest, string Field)> _sent;
     private readonly StreamingDigests _digests;
 
-    private ResponseDigests(byte[]? expectedSha256, List<(DigestAlgorithm Algorithm, byte[] Digest)> sent)
+    private ResponseDigests(byte[]? expectedSha256, List<(DigestAlgorithm Algorithm, byte[] Digest, string Field)> sent)
     {
         _expectedSha256 = expectedSha256;
         _sent = sent;
@@ -25,7 +26,7 @@ internal sealed class ResponseDigests : IDisposable
             algorithms.Add(DigestAlgorithm.Sha256);
         }
 
-        foreach (var (algorithm, _) in sent)
+        foreach (var (algorithm, _, _) in sent)
         {
             algorithms.Add(algorithm);
         }
@@ -64,15 +65,15 @@ internal sealed class ResponseDigests : IDisposable
         }
 
         var expected = expectation.Sha256 is not null && expectation.ComparesBodyOf(statusCode) ? expectation.Sha256 : null;
-        List<(DigestAlgorithm Algorithm, byte[] Digest)>? sent = null;
+        List<(DigestAlgorithm Algorithm, byte[] Digest, string Field)>? sent = null;
         if (expectation.ChecksDigestFields)
         {
-            AddField(contentDigest, ref sent);
+            AddField(DigestFields.ContentDigestHeader, contentDigest, ref sent);
 
             // Repr-Digest is of the whole selected representation: the received bytes only in a 200 without content coding.
             if (statusCode == 200 && !contentEncoded)
             {
-                AddField(reprDigest, ref sent);
+                AddField(DigestFields.ReprDigestHeader, reprDigest, ref sent);
             }
         }
 
@@ -81,30 +82,34 @@ internal sealed class ResponseDigests : IDisposable
 
     public void Add(ReadOnlySpan<byte> received) => _digests.Append(received);
 
-    /// <summary>Whether every expected digest equals the received body's.</summary>
-    public bool Matches()
+    /// <summary>Null when every expected digest equals the received body's; otherwise the first that differs, in words.</summary>
+    public FailureReason? Mismatch()
     {
         var computed = _digests.Complete();
-        if (_expectedSha256 is not null
-            && !(computed.TryGetDigest(DigestAlgorithm.Sha256, out var sha256) && sha256.AsSpan().SequenceEqual(_expectedSha256)))
+        if (_expectedSha256 is not null)
         {
-            return false;
-        }
-
-        foreach (var (algorithm, digest) in _sent)
-        {
-            if (!(computed.TryGetDigest(algorithm, out var actual) && actual.AsSpan().SequenceEqual(digest)))
+            var sha256 = computed.GetDigest(DigestAlgorithm.Sha256);
+            if (!sha256.AsSpan().SequenceEqual(_expectedSha256))
             {
-                return false;
+                return FailureReasons.DigestMismatch("SHA-256", sha256, "expected", _expectedSha256);
             }
         }
 
-        return true;
+        foreach (var (algorithm, digest, field) in _sent)
+        {
+            var actual = computed.GetDigest(algorithm);
+            if (!actual.AsSpan().SequenceEqual(digest))
+            {
+                return FailureReasons.DigestMismatch(algorithm.Name, actual, $"its {field} says", digest);
+            }
+        }
+
+        return null;
     }
 
     public void Dispose() => _digests.Dispose();
 
-    private static void AddField(string? field, ref List<(DigestAlgorithm Algorithm, byte[] Digest)>? sent)
+    private static void AddField(string name, string? field, ref List<(DigestAlgorithm Algorithm, byte[] Digest, string Field)>? sent)
     {
         if (field is null || !DigestFields.TryParse(new StringValues(field), out var digests))
         {
@@ -113,7 +118,7 @@ internal sealed class ResponseDigests : IDisposable
 
         foreach (var algorithm in DigestFields.VerifiableAlgorithms(digests))
         {
-            (sent ??= []).Add((algorithm, digests[algorithm.Name]));
+            (sent ??= []).Add((algorithm, digests[algorithm.Name], name));
         }
     }
 }

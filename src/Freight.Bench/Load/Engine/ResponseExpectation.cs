@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Load.Engine;
 
 /// <summary>
@@ -58,4 +60,12 @@ internal sealed class ResponseExpectation
             : !lengthMatches ? ResponseVerdict.LengthMismatch
             : bodyMatches ? ResponseVerdict.Good
             : ResponseVerdict.BodyMismatch;
+
+    /// <summary>Why a response judged <paramref name="verdict"/> (not good) failed; <paramref name="mismatch"/> is what the body's comparison said.</summary>
+    public FailureReason Explain(ResponseVerdict verdict, int statusCode, FailureReason? mismatch) => verdict switch
+    {
+        ResponseVerdict.UnexpectedStatus => FailureReasons.UnexpectedStatus(statusCode, _statusCode!.Value),
+        ResponseVerdict.LengthMismatch => FailureReasons.LengthMismatch,
+        _ => mismatch ?? FailureReasons.BodyMismatch,
+    };
 }

@@ -76,6 +76,44 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
+    public async Task Get_UnexpectedStatus_FirstFailureNamesTheStatusAndTheExpectedOne()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/no-such-path").ToString(), "-c", "1", "-n", "3", "--expect-status", "200", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Contains("failures   status 3 — first: status 404, expected 200\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal(new FailureReason("unexpected_status", "status 404, expected 200"), run.Row.FirstFailure);
+    }
+
+    [Fact]
+    public async Task Get_WrongExpectedSha256_FirstFailureNamesTheBodysDigestAndTheExpectedOne()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        var wrong = new string('0', 64);
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/4096").ToString(), "-c", "1", "-n", "2", "--expect-sha256", wrong, "--no-progress");
+
+        var message = $"body SHA-256 {LoadTargetServer.PayloadSha256(4096)[..12]}…, expected 000000000000…";
+        Assert.Equal(1, run.Exit);
+        Assert.Contains($"failures   digest 2 — first: {message}\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal(new FailureReason("digest_mismatch", message), run.Row.FirstFailure);
+    }
+
+    [Fact]
+    public async Task Get_WrongReprDigest_FirstFailureNamesTheField()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/65536?digest=wrong").ToString(), "-c", "1", "-n", "2", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal("digest_mismatch", run.Row.FirstFailure?.Code);
+        Assert.StartsWith($"body sha-256 {LoadTargetServer.PayloadSha256(65536)[..12]}…, its Repr-Digest says ", run.Row.FirstFailure!.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Put_LiveLine_CountsTheRequestBodiesSent()
     {
         await using var server = await LoadTargetServer.StartAsync();
