@@ -26,13 +26,13 @@ public sealed record LoadResult
 
     /// <summary>
     /// Connection refused, reset or aborted (a <see cref="System.Net.Sockets.SocketException"/> underneath), or
-    /// closed by the server before any response began.
+    /// closed by the server before any response began. A host not found or unreachable is an <see cref="Errors"/>.
     /// </summary>
     public required long SocketErrors { get; init; }
 
     public required long Timeouts { get; init; }
 
-    /// <summary>Any other failure (protocol errors, a body cut short without a socket error, ...).</summary>
+    /// <summary>Any other failure (protocol errors, TLS, a host not found or unreachable, no local port, ...).</summary>
     public required long Errors { get; init; }
 
     /// <summary>Responses that ended before their Content-Length or last chunk (the server closed early): no response counted.</summary>

@@ -18,8 +18,10 @@ internal static class RequestFailures
 {
     /// <summary>
     /// The rule: once the run is ending, whatever a request threw is "cancelled at end"; otherwise its own
-    /// timeout firing makes it a timeout; a <see cref="SocketException"/> anywhere in the chain (refused,
-    /// reset, aborted; SocketsHttpHandler wraps it in HttpRequestException or IOException) a socket error;
+    /// timeout firing makes it a timeout; a <see cref="SocketException"/> anywhere in the chain that says the server
+    /// refused, reset or dropped the connection (<see cref="IsConnectionDropped"/>; SocketsHttpHandler wraps it in
+    /// HttpRequestException or IOException) a socket error, and any other (host not found or unreachable, no local
+    /// port, too many open files) an error: no server was there to refuse;
     /// a response that ended before its framing said (<see cref="HttpRequestError.ResponseEnded"/>, from
     /// HttpClient or the raw transport) a length failure, or a socket failure when no response had begun;
     /// anything else an error.
@@ -38,9 +40,9 @@ internal static class RequestFailures
 
         for (var inner = exception; inner is not null; inner = inner.InnerException)
         {
-            if (inner is SocketException)
+            if (inner is SocketException socket)
             {
-                return RequestFailure.Socket;
+                return IsConnectionDropped(socket.SocketErrorCode) ? RequestFailure.Socket : RequestFailure.Error;
             }
         }
 
@@ -55,4 +57,8 @@ internal static class RequestFailures
 
         return RequestFailure.Error;
     }
+
+    /// <summary>Refused, reset, aborted, or closed while the request was sent (EPIPE): what the docs' <c>reset</c> kind counts.</summary>
+    private static bool IsConnectionDropped(SocketError error) =>
+        error is SocketError.ConnectionRefused or SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown;
 }

@@ -114,6 +114,17 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
+    public async Task Get_UnknownHost_CountedAsAnErrorNotAReset()
+    {
+        var run = await LoadCli.RunAsync("http://no-such-host.invalid/x", "-c", "1", "-n", "1", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(new Dictionary<string, long> { ["error"] = 1 }, run.Row.Failures);
+        Assert.Equal("host_not_found", run.Row.FirstFailure?.Code);
+        Assert.Contains("failures   error 1 — first: host not found\n", run.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Put_LiveLine_CountsTheRequestBodiesSent()
     {
         await using var server = await LoadTargetServer.StartAsync();
