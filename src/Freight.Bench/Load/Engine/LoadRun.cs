@@ -101,10 +101,11 @@ internal sealed class LoadRun : IDisposable
     /// it arrives, when set) and records the outcome. Latency runs from
     /// <paramref name="scheduledTimestamp"/> (the open loop's schedule, or the send time in a closed loop)
     /// to the last body byte. Never throws. Raw transport: on <paramref name="connection"/>, or (open loop)
-    /// on one from the pool, waiting for it within the request's timeout.
+    /// on one from the pool, waiting for it within the request's timeout. Returns whether the request failed to
+    /// connect (<see cref="RequestFailures.FailedToConnect"/>), for the closed loop's back-off.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    public async ValueTask ExecuteAsync(long scheduledTimestamp, byte[] buffer, CancellationTokenSource request, RawHttp11Connection? connection)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<bool> ExecuteAsync(long scheduledTimestamp, byte[] buffer, CancellationTokenSource request, RawHttp11Connection? connection)
     {
         var token = request.Token;
         request.CancelAfter(Options.RequestTimeout);
@@ -122,7 +123,7 @@ internal sealed class LoadRun : IDisposable
                 responseStarted = true;
                 var (statusCode, bodyBytes, mismatch) = await connection.SendAsync(token);
                 Record(scheduledTimestamp, statusCode, bodyBytes, mismatch);
-                return;
+                return false;
             }
 
             using var message = new HttpRequestMessage(Options.Method, _target)
@@ -151,6 +152,7 @@ internal sealed class LoadRun : IDisposable
             var lengthMatches = Options.Method == HttpMethod.Head || status is 204 or 304
                 || response.Content.Headers.ContentLength is not { } declared || declared == bytes;
             Record(scheduledTimestamp, status, bytes, comparison.Mismatch ?? digests?.Mismatch(), lengthMatches);
+            return false;
         }
 #pragma warning disable CA1031 // Every failure is an outcome to count, never a reason to stop the run.
         catch (Exception exception)
@@ -158,10 +160,13 @@ internal sealed class LoadRun : IDisposable
         {
             var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested, responseStarted);
             Counters.AddFailure(failure, exception);
-            if (failure != RequestFailure.CancelledAtEnd)
+            if (failure == RequestFailure.CancelledAtEnd)
             {
-                Series.RecordFailure(SecondOf(Stopwatch.GetTimestamp()));
+                return false;
             }
+
+            Series.RecordFailure(SecondOf(Stopwatch.GetTimestamp()));
+            return RequestFailures.FailedToConnect(exception);
         }
         finally
         {

@@ -58,6 +58,30 @@ internal static class RequestFailures
         return RequestFailure.Error;
     }
 
+    /// <summary>
+    /// Whether the request failed before a connection was made: refused, no such host, unreachable, no local port or
+    /// descriptor, connecting timed out. A closed-loop worker backs off after one (<see cref="ClosedLoopDriver"/>).
+    /// </summary>
+    public static bool FailedToConnect(Exception exception)
+    {
+        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is SocketException socket)
+            {
+                return socket.SocketErrorCode is SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.TryAgain
+                    or SocketError.NoData or SocketError.HostUnreachable or SocketError.NetworkUnreachable or SocketError.NetworkDown
+                    or SocketError.AddressNotAvailable or SocketError.TooManyOpenSockets or SocketError.TimedOut;
+            }
+
+            if (inner is HttpRequestException { HttpRequestError: HttpRequestError.NameResolutionError or HttpRequestError.ConnectionError })
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Refused, reset, aborted, or closed while the request was sent (EPIPE): what the docs' <c>reset</c> kind counts.</summary>
     private static bool IsConnectionDropped(SocketError error) =>
         error is SocketError.ConnectionRefused or SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown;

@@ -114,6 +114,16 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
+    public async Task Get_RefusedPort_EachConnectionBacksOffBetweenConnectAttempts()
+    {
+        // Retried at once, two connections made ~10,000 attempts in a second; backing off from 10 ms up to 0.5 s, ~7 each.
+        var run = await LoadCli.RunAsync(RefusedPort.Url("/nothing").ToString(), "-c", "2", "-d", "1", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.InRange(run.Row.Failures!["reset"], 2, 2 * 10);
+    }
+
+    [Fact]
     public async Task Get_UnknownHost_CountedAsAnErrorNotAReset()
     {
         var run = await LoadCli.RunAsync("http://no-such-host.invalid/x", "-c", "1", "-n", "1", "--no-progress");
