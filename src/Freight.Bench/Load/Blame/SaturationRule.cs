@@ -3,7 +3,9 @@ using System.Globalization;
 namespace Freight.Bench.Load.Blame;
 
 /// <summary>
-/// Names the side that limited a load run, from what was measured (docs/load.md, Blame):
+/// Names the side that limited a load run, from what was measured (docs/load.md, Blame). A run in which no request
+/// was answered or waited on (every one failed at once: refused, no such host), or shorter than
+/// <see cref="MinimumRunSeconds"/>, gets none (<c>undetermined</c>, "no verdict: …"); otherwise:
 /// <list type="number">
 /// <item>the client used more than <see cref="Threshold"/> of one core → <c>client-bound</c>: the figure is a floor for the server;</item>
 /// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>;</item>
@@ -30,9 +32,26 @@ public static class SaturationRule
     /// <summary>Seconds of queue samples a backlog needs: one or two seconds are start-up, not a trend.</summary>
     public const int MinimumQueueSamples = 3;
 
+    /// <summary>
+    /// A verdict needs a run this long: CPU over a shorter run's wall time is mostly its start-up (JIT, the first
+    /// connections), and read 'client-bound' for a 0.06 s PUT of a few bytes; the server is sampled once a second.
+    /// </summary>
+    public const double MinimumRunSeconds = 1;
+
     public static Saturation Judge(SaturationInputs inputs)
     {
         ArgumentNullException.ThrowIfNull(inputs);
+        // A server so starved it answered nothing still held the requests: its queue and CPU say so below.
+        if (inputs.RequestsMeasured == 0)
+        {
+            return new Saturation(SaturationVerdict.Undetermined, "no verdict: no response measured");
+        }
+
+        if (inputs.RunSeconds < MinimumRunSeconds)
+        {
+            return new Saturation(SaturationVerdict.Undetermined, string.Create(CultureInfo.InvariantCulture,
+                $"no verdict: the run lasted {inputs.RunSeconds:0.00} s; a verdict needs {MinimumRunSeconds} s or more"));
+        }
         if (inputs.ClientCpuCores > Threshold)
         {
             return new Saturation(SaturationVerdict.ClientBound,
@@ -93,8 +112,13 @@ public static class SaturationRule
     private static string Percent(double cores) => (cores * 100).ToString("0", CultureInfo.InvariantCulture) + " %";
 }
 
-/// <summary>What <see cref="SaturationRule"/> judges from: CPU in cores (CPU seconds over wall seconds; 1 = one whole core).</summary>
-public sealed record SaturationInputs(double ClientCpuCores, double? ServerCpuCores, int? ServerAllowedCpus, IReadOnlyList<double>? ThreadPoolQueueLengths);
+/// <summary>
+/// What <see cref="SaturationRule"/> judges from: CPU in cores (CPU seconds over wall seconds; 1 = one whole core), and
+/// how much the run measured: the requests a server answered (any status) or kept waiting (timed out, or in flight
+/// when the run ended), and the run's wall seconds.
+/// </summary>
+public sealed record SaturationInputs(
+    double ClientCpuCores, double? ServerCpuCores, int? ServerAllowedCpus, IReadOnlyList<double>? ThreadPoolQueueLengths, long RequestsMeasured, double RunSeconds);
 
 public enum SaturationVerdict
 {

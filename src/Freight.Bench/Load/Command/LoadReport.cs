@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Client;
 using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
@@ -17,6 +18,12 @@ public static class LoadReport
 {
     private const double GiB = 1024.0 * 1024 * 1024;
     private const double MiB = 1024.0 * 1024;
+
+    /// <summary>
+    /// Bytes a run must move for a CPU-per-GiB figure on either side: the run's fixed CPU (start-up: JIT, connecting;
+    /// ~0.08 s here) over a few KiB read as 400,000 s/GiB; over 64 MiB it is at most ~1 s/GiB, and over a GiB a tenth.
+    /// </summary>
+    internal const long MinimumCostBytes = 64L << 20;
 
     public static BenchReport Build(LoadSettings settings, LoadResult result, LoadMeasurements measured)
     {
@@ -52,8 +59,9 @@ public static class LoadReport
         }
 
         var clientRss = MaxRss(measured.ClientSamples);
+        var costsPerGiB = bytes >= MinimumCostBytes;
         row.Client = new SideCost(
-            bytes > 0 ? measured.ClientCpuSeconds / (bytes / GiB) : null,
+            costsPerGiB ? measured.ClientCpuSeconds / (bytes / GiB) : null,
             WorkingSetBytesMax: clientRss,
             CpuSecondsPerResponse: result.Responses > 0 ? measured.ClientCpuSeconds / result.Responses : null);
 
@@ -65,7 +73,7 @@ public static class LoadReport
         {
             row.Counters = Counters(cpu, measured.ServerSamples!, counters, seconds);
             row.Server = new SideCost(
-                bytes > 0 ? cpu.Seconds / (bytes / GiB) : null,
+                costsPerGiB ? cpu.Seconds / (bytes / GiB) : null,
                 Gen0: row.Counters.Gen0Collections,
                 Gen1: row.Counters.Gen1Collections,
                 Gen2: row.Counters.Gen2Collections,
@@ -74,7 +82,8 @@ public static class LoadReport
                 CpuSecondsPerResponse: result.Responses > 0 ? cpu.Seconds / result.Responses : null);
         }
 
-        var inputs = new SaturationInputs(measured.ClientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null);
+        var inputs = new SaturationInputs(measured.ClientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null,
+            result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds);
         var saturation = SaturationRule.Judge(inputs);
         row.Blame = new LoadBlame(saturation.Id, saturation.Reason, inputs.ClientCpuCores, inputs.ServerCpuCores, inputs.ServerAllowedCpus,
             settings.ServerProcessId, inputs.ThreadPoolQueueLengths,
@@ -108,8 +117,9 @@ public static class LoadReport
         var p = row.Parameters;
         var text = new System.Text.StringBuilder();
         text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {p.Connections} connections, {p.Mode}, {result.Elapsed.TotalSeconds:0.00} s");
+        var statuses = result.StatusCodes.Count == 0 ? "" : $" ({StatusList(result)})";
         text.AppendLine(CultureInfo.InvariantCulture,
-            $"responses  {result.Responses:N0} ({string.Join(", ", result.StatusCodes.OrderBy(c => c.Key).Select(c => $"{c.Key}×{c.Value:N0}"))})  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
+            $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
         if (row.LatencySeconds is { } l)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
@@ -119,11 +129,12 @@ public static class LoadReport
         text.AppendLine(row.Failures is { Count: > 0 } failures
             ? $"failures   {string.Join(", ", failures.Select(f => $"{f.Key} {f.Value:N0}"))}{(result.FirstFailure is { } first ? $" — first: {first.Message}" : "")}"
             : "failures   none");
-        text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
+        var moved = row.BytesPerSecond.Median * result.Elapsed.TotalSeconds;
+        text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client, moved)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
+                $"server     {Cost(row.Server, moved)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
@@ -323,9 +334,15 @@ public static class LoadReport
 
     private static long? MaxRss(IReadOnlyList<ProcessStatSnapshot> samples) => samples.Count == 0 ? null : samples.Max(s => s.WorkingSetBytes);
 
-    private static string Cost(SideCost? cost) => cost?.CpuSecondsPerGiB is { } perGiB
+    /// <summary>"CPU 0.28 s/GiB", or why there is no such figure: nothing moved, or fewer bytes than <see cref="MinimumCostBytes"/>.</summary>
+    private static string Cost(SideCost? cost, double moved) => cost?.CpuSecondsPerGiB is { } perGiB
         ? string.Create(CultureInfo.InvariantCulture, $"CPU {perGiB:0.###} s/GiB")
-        : "CPU –";
+        : moved < 1
+            ? "CPU – a GiB (nothing moved)"
+            : $"CPU – a GiB ({TransferUnits.Bytes((long)Math.Round(moved))} moved; it needs {MinimumCostBytes >> 20} MiB)";
+
+    private static string StatusList(LoadResult result) =>
+        string.Join(", ", result.StatusCodes.OrderBy(c => c.Key).Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Key}×{c.Value:N0}")));
 
     private static string Mib(long? bytes) => bytes is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b / MiB:N1} MiB") : "–";
 }

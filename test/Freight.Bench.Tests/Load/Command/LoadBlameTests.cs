@@ -31,7 +31,7 @@ public sealed class LoadBlameTests
         Assert.NotNull(row.Counters!.ThreadPoolThreads);
         Assert.NotNull(row.Blame.ThreadPoolQueueLengths);
         Assert.True(row.Blame.Verdict == "server-bound", row.Blame.Reason + " / " + run.Stdout);
-        Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(row.Blame)).Id);
+        Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(run)).Id);
     }
 
     /// <summary>
@@ -54,13 +54,15 @@ public sealed class LoadBlameTests
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
         Assert.True(row.Client!.CpuSecondsPerGiB > row.Server!.CpuSecondsPerGiB, run.Stdout);
         Assert.NotNull(row.Blame!.ServerCpuCores);
-        Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(row.Blame)).Id);
+        Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(run)).Id);
         if (row.Blame.ClientCpuCores > SaturationRule.Threshold)
         {
             Assert.Equal("client-bound", row.Blame.Verdict);
         }
     }
 
-    private static SaturationInputs Inputs(Freight.Bench.Results.LoadBlame blame) =>
-        new(blame.ClientCpuCores, blame.ServerCpuCores, blame.ServerAllowedCpus, blame.ThreadPoolQueueLengths);
+    /// <summary>The rule's inputs as the row reports them; both runs here kept requests at the server (the starved one answers none in time).</summary>
+    private static SaturationInputs Inputs(LoadCli.Outcome run) =>
+        new(run.Row.Blame!.ClientCpuCores, run.Row.Blame.ServerCpuCores, run.Row.Blame.ServerAllowedCpus, run.Row.Blame.ThreadPoolQueueLengths,
+            RequestsMeasured: 1, run.Report!.Settings.RunSeconds);
 }

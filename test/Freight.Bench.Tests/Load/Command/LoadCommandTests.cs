@@ -32,7 +32,7 @@ public sealed class LoadCommandTests
         Assert.Empty(row.Failures!);
         Assert.Equal(http == "2" ? "h2" : "http/1.1", row.Parameters.Protocol);
         Assert.True(row.BytesPerSecond!.Median > 0);
-        Assert.NotNull(row.Client?.CpuSecondsPerGiB);
+        Assert.NotNull(row.Client?.CpuSecondsPerResponse);
         Assert.Contains("failures   none", run.Stdout, StringComparison.Ordinal);
     }
 
@@ -111,6 +111,31 @@ public sealed class LoadCommandTests
         Assert.Equal(1, run.Exit);
         Assert.Equal("digest_mismatch", run.Row.FirstFailure?.Code);
         Assert.StartsWith($"body sha-256 {LoadTargetServer.PayloadSha256(65536)[..12]}…, its Repr-Digest says ", run.Row.FirstFailure!.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Get_NothingListening_NoVerdictAndNoEmptyStatusList()
+    {
+        var run = await LoadCli.RunAsync(RefusedPort.Url("/nothing").ToString(), "-c", "1", "-d", "1", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Matches(@"(?m)^responses  0  0\.0 req/s", run.Stdout);
+        Assert.Contains("verdict    no verdict: no response measured\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
+    }
+
+    [Fact]
+    public async Task Put_OneSmallRequest_NoCpuPerGiBAndNoVerdictSayingWhy()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/sink").ToString(), "-X", "PUT", "--size", "1KiB", "-c", "1", "-n", "1", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Null(run.Row.Client!.CpuSecondsPerGiB);
+        Assert.Matches(@"(?m)^client     CPU – a GiB \(1\.0 KiB moved; it needs 64 MiB\)", run.Stdout);
+        Assert.Matches(@"(?m)^verdict    no verdict: the run lasted [0-9.]+ s; a verdict needs 1 s or more$", run.Stdout);
+        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
     }
 
     [Fact]
