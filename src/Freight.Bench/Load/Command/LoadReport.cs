@@ -109,8 +109,9 @@ public static class LoadReport
     }
 
     /// <summary>The summary on standard output: what ran, rates, latency, failures by kind, each side's cost, the verdict.</summary>
-    public static async Task PrintAsync(ScenarioResult row, LoadResult result, TextWriter output)
+    public static async Task PrintAsync(LoadSettings settings, ScenarioResult row, LoadResult result, TextWriter output)
     {
+        ArgumentNullException.ThrowIfNull(settings);
         ArgumentNullException.ThrowIfNull(row);
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(output);
@@ -129,6 +130,11 @@ public static class LoadReport
         text.AppendLine(row.Failures is { Count: > 0 } failures
             ? $"failures   {string.Join(", ", failures.Select(f => $"{f.Key} {f.Value:N0}"))}{(result.FirstFailure is { } first ? $" — first: {first.Message}" : "")}"
             : "failures   none");
+        if (NoSuccess(settings, result) is { } warning)
+        {
+            text.AppendLine(warning);
+        }
+
         var moved = row.BytesPerSecond.Median * result.Elapsed.TotalSeconds;
         text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client, moved)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)
@@ -149,6 +155,15 @@ public static class LoadReport
         text.AppendLine($"verdict    {row.Blame.Reason}");
         await output.WriteAsync(text.ToString());
     }
+
+    /// <summary>
+    /// Without --expect-status any status counts as answered, so a run of 401s or 404s "verifies": said, not failed, as
+    /// a wrong URL or token is the likely cause and the exit code is the documented one.
+    /// </summary>
+    private static string? NoSuccess(LoadSettings settings, LoadResult result) =>
+        settings.Engine.ExpectedStatusCode is null && result.Responses > 0 && !result.StatusCodes.Keys.Any(code => code is >= 200 and <= 299)
+            ? $"warning    no response was 2xx ({StatusList(result)}): is the URL or token right? --expect-status makes this a failure"
+            : null;
 
     /// <summary>status, digest, length, reset, timeout, error: the kinds with at least one.</summary>
     internal static Dictionary<string, long> FailuresByKind(LoadResult result)

@@ -51,7 +51,7 @@ public static class LoadSession
         var report = LoadReport.Build(settings, result, new LoadMeasurements(
             startedAt, clientCpuSeconds, client.Samples, server?.Samples, counters?.Values, countersNote));
         var row = report.Results[0];
-        await LoadReport.PrintAsync(row, result, output);
+        await LoadReport.PrintAsync(settings, row, result, output);
 
         try
         {

@@ -160,6 +160,21 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
+    public async Task Get_No2xxWithoutExpectStatus_WarnsAndExits0()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/no-such-path").ToString(), "-c", "1", "-n", "4", "--no-progress");
+        var expected = await LoadCli.RunAsync(server.Url("/no-such-path").ToString(), "-c", "1", "-n", "1", "--expect-status", "404", "--no-progress");
+
+        Assert.Equal(0, run.Exit);
+        Assert.Contains("failures   none\nwarning    no response was 2xx (404×4): is the URL or token right? --expect-status makes this a failure\n",
+            run.Stdout, StringComparison.Ordinal);
+        Assert.Equal(0, expected.Exit);
+        Assert.DoesNotContain("warning", expected.Stdout, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Put_LiveLine_CountsTheRequestBodiesSent()
     {
         await using var server = await LoadTargetServer.StartAsync();
