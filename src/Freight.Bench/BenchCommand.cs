@@ -50,12 +50,12 @@ public static class BenchCommand
         "--runs",
         $"Measured runs per scenario, interleaved (default 5, --quick 3; static suite: rounds, default 3). A goal's interval needs {Verdicts.RatioStatistics.MinimumRuns} runs and is wide below 5; with 1 a goal is read off one figure (\"no interval\") unless added runs give it a second.");
 
-    private static readonly Option<double?> RunSeconds = CliValues.Number("--run-seconds", "Each run repeats the transfer for at least S seconds (default 0.5, --full 1, --quick 0.25; static suite: 1, --full 2).");
+    private static readonly Option<double?> RunSeconds = CliValues.Number("--run-seconds", "Each run repeats the transfer for at least S seconds (default 0.5, --full 1, --quick 0.25; static suite: 1, --full 2).", unit: CliValues.Seconds);
 
-    private static readonly Option<double?> WarmupSeconds = CliValues.Number("--warmup-seconds", "Untimed transfers per scenario before the first run, for S seconds (default 0.5, --quick 0.25).", zeroAllowed: true);
+    private static readonly Option<double?> WarmupSeconds = CliValues.Number("--warmup-seconds", "Untimed transfers per scenario before the first run, for S seconds (default 0.5, --quick 0.25).", zeroAllowed: true, unit: CliValues.Seconds);
 
     private static readonly Option<double?> MaxSeconds = CliValues.Number(
-        "--max-seconds", "Per suite, the most seconds spent adding runs of goal rows while a goal is inconclusive (default 10, --full 60; 0 adds none, the --quick default); never past 30 runs a row.", zeroAllowed: true);
+        "--max-seconds", "Per suite, the most seconds spent adding runs of goal rows while a goal is inconclusive (default 10, --full 60; 0 adds none, the --quick default); never past 30 runs a row.", zeroAllowed: true, unit: CliValues.Seconds);
 
     private static readonly Option<int?> Size = CliValues.PositiveInt("--size", "Transfer payload size (default 20971520, study 1's 20 MiB); tus suite: its only size.", "BYTES");
 
@@ -65,7 +65,7 @@ public static class BenchCommand
 
     private static readonly Option<int?> RampTo = CliValues.PositiveInt("--ramp-to", "Threads suite: connections at the end of the ramp (default 200, --full 500, --quick 100).");
 
-    private static readonly Option<double?> RampSeconds = CliValues.Number("--ramp-seconds", "Threads suite: ramp length (default 10, --full 20, --quick 8; 60 is closer to study 3).");
+    private static readonly Option<double?> RampSeconds = CliValues.Number("--ramp-seconds", "Threads suite: ramp length (default 10, --full 20, --quick 8; 60 is closer to study 3).", unit: CliValues.Seconds);
 
     private static readonly Option<string?> TusNodeDir = new("--tus-node-dir") { Description = "Tus suite: the @tus/server peer's package (default: peers/tus-node of this clone).", HelpName = "DIR" };
 

@@ -10,24 +10,34 @@ namespace Freight.Bench.Cli;
 /// </summary>
 public static class CliValues
 {
+    /// <summary>What a number of seconds looks like, for <see cref="Number"/>'s message: "3s" is a common slip.</summary>
+    public const string Seconds = "seconds (e.g. 3 or 0.5)";
+
     /// <summary>A whole number above 0.</summary>
-    public static Option<int?> PositiveInt(string name, string description, string helpName = "N") => new(name)
+    public static Option<int?> PositiveInt(string name, string description, string helpName = "N", params string[] aliases) =>
+        WholeNumber(name, description, 1, int.MaxValue, "a positive whole number", helpName, aliases);
+
+    /// <summary>A whole number from <paramref name="min"/> to <paramref name="max"/>; the error says it <paramref name="needs"/> ("a process id").</summary>
+    public static Option<int?> WholeNumber(string name, string description, int min, int max, string needs, string helpName = "N", params string[] aliases) => new(name, aliases)
     {
         Description = description,
         HelpName = helpName,
-        CustomParser = result => int.TryParse(Token(result), NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0
+        CustomParser = result => int.TryParse(Token(result), NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
             ? value
-            : Fail<int?>(result, $"{name} needs a positive whole number, not '{Token(result)}'."),
+            : Fail<int?>(result, $"{Named(result, name)} needs {needs}, not '{Token(result)}'."),
     };
 
-    /// <summary>A finite number above 0 (or, with <paramref name="zeroAllowed"/>, 0 or more).</summary>
-    public static Option<double?> Number(string name, string description, bool zeroAllowed = false, string helpName = "S") => new(name)
+    /// <summary>
+    /// A finite number above 0 (or, with <paramref name="zeroAllowed"/>, 0 or more), of <paramref name="unit"/> when
+    /// given (<see cref="Seconds"/>, "requests a second"): the error says what the number counts.
+    /// </summary>
+    public static Option<double?> Number(string name, string description, bool zeroAllowed = false, string helpName = "S", string? unit = null, params string[] aliases) => new(name, aliases)
     {
         Description = description,
         HelpName = helpName,
         CustomParser = result => double.TryParse(Token(result), NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value) && (zeroAllowed ? value >= 0 : value > 0)
             ? value
-            : Fail<double?>(result, $"{name} needs {(zeroAllowed ? "a number, 0 or more" : "a positive number")}, not '{Token(result)}'."),
+            : Fail<double?>(result, $"{Named(result, name)} needs {(zeroAllowed ? "a number" : "a positive number")}{(unit is null ? "" : " of " + unit)}{(zeroAllowed ? ", 0 or more" : "")}, not '{Token(result)}'."),
     };
 
     /// <summary>One of <paramref name="allowed"/> (exactly as written); the error lists them.</summary>
@@ -105,6 +115,9 @@ public static class CliValues
         ArgumentNullException.ThrowIfNull(result);
         return result.Tokens.Count == 0 ? "" : result.Tokens[^1].Value;
     }
+
+    /// <summary>The option as the user wrote it (<c>-d</c> or <c>--duration</c>), so the error names what they typed.</summary>
+    private static string Named(ArgumentResult result, string name) => (result.Parent as OptionResult)?.IdentifierToken?.Value ?? name;
 
     public static T Fail<T>(ArgumentResult result, string message)
     {

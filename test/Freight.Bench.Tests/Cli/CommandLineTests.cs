@@ -85,6 +85,28 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData("load", "--duration", "3s", "a positive number of seconds (e.g. 3 or 0.5)")]
+    [InlineData("load", "-d", "soon", "a positive number of seconds (e.g. 3 or 0.5)")]
+    [InlineData("load", "--requests", "ten", "a positive whole number")]
+    [InlineData("load", "--connections", "many", "a positive whole number")]
+    [InlineData("load", "--rate", "fast", "a positive number of requests a second")]
+    [InlineData("load", "--timeout", "5s", "a positive number of seconds (e.g. 3 or 0.5)")]
+    [InlineData("load", "--expect-status", "ok", "a final status code (200–999)")]
+    [InlineData("load", "--expect-status", "99", "a final status code (200–999)")]
+    [InlineData("load", "--server-pid", "nginx", "a process id")]
+    [InlineData("bench", "--run-seconds", "1s", "a positive number of seconds (e.g. 3 or 0.5)")]
+    public async Task NumericOption_NotANumber_Exit2SayingWhatItNeedsWithoutATypeName(string command, string option, string value, string needs)
+    {
+        string[] args = command == "load" ? ["load", "http://127.0.0.1:1/", option, value] : [command, option, value];
+
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: {option} needs {needs}, not '{value}'.\nusage: freight {command} --help\n", stderr);
+    }
+
+    [Theory]
     [InlineData("--runs", "bench", "--runs", "0")]
     [InlineData("--runs", "bench", "--runs", "many")]
     [InlineData("--run-seconds", "bench", "--run-seconds", "-1")]

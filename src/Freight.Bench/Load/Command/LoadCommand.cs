@@ -78,27 +78,19 @@ public static class LoadCommand
         AllowMultipleArgumentsPerToken = false,
     };
 
-    private static readonly Option<int> Connections = new("--connections", "-c")
-    {
-        Description = "Connections (closed loop: each sends its next request when the last ends; open loop: the most opened).",
-        DefaultValueFactory = _ => 8,
-    };
+    // Numbers parse through CliValues: an error names the option and what it needs ("3s" is not a number of seconds).
+    private static readonly Option<int?> Connections = CliValues.PositiveInt(
+        "--connections", "Connections, 8 by default (closed loop: each sends its next request when the last ends; open loop: the most opened).", aliases: "-c");
 
-    private static readonly Option<double?> Duration = new("--duration", "-d")
-    {
-        Description = "Seconds to run (default 10 unless --requests is given).",
-        HelpName = "SECONDS",
-    };
+    private static readonly Option<double?> Duration = CliValues.Number(
+        "--duration", "Seconds to run (default 10 unless --requests is given).", helpName: "SECONDS", unit: CliValues.Seconds, aliases: "-d");
 
-    private static readonly Option<long?> Requests = new("--requests", "-n")
-    {
-        Description = "Send exactly this many requests, then stop (with --duration, the first reached).",
-    };
+    private static readonly Option<int?> Requests = CliValues.PositiveInt(
+        "--requests", "Send exactly this many requests, then stop (with --duration, the first reached).", aliases: "-n");
 
-    private static readonly Option<double?> Rate = new("--rate", "-R")
-    {
-        Description = "Open loop: R requests a second on schedule, latency counted from each one's due time (as wrk2: no coordinated omission).",
-    };
+    private static readonly Option<double?> Rate = CliValues.Number(
+        "--rate", "Open loop: R requests a second on schedule, latency counted from each one's due time (as wrk2: no coordinated omission).",
+        helpName: "R", unit: "requests a second", aliases: "-R");
 
     private static readonly Option<string> Http = new("--http")
     {
@@ -114,10 +106,8 @@ public static class LoadCommand
         Description = "https://: accept any server certificate.",
     };
 
-    private static readonly Option<int?> ExpectStatus = new("--expect-status")
-    {
-        Description = "The status every response must have (default: any; bodies are then checked on 2xx).",
-    };
+    private static readonly Option<int?> ExpectStatus = CliValues.WholeNumber(
+        "--expect-status", "The status every response must have (default: any; bodies are then checked on 2xx).", 200, 999, "a final status code (200–999)", "CODE");
 
     private static readonly Option<string?> ExpectSha256 = CliValues.Sha256Hex(
         "--expect-sha256", "The SHA-256 (hex) every checked response body must have, hashed as it streams in.");
@@ -128,17 +118,11 @@ public static class LoadCommand
         HelpName = "FILE",
     };
 
-    private static readonly Option<double> Timeout = new("--timeout")
-    {
-        Description = "Seconds a request may take, body included, before it counts as a timeout.",
-        DefaultValueFactory = _ => 30,
-    };
+    private static readonly Option<double?> Timeout = CliValues.Number(
+        "--timeout", "Seconds a request may take, body included, before it counts as a timeout (default 30).", helpName: "SECONDS", unit: CliValues.Seconds);
 
-    private static readonly Option<int?> ServerPid = new("--server-pid")
-    {
-        Description = "Sample this server process (CPU, RSS, threads; runtime counters when it is .NET) to say which side saturated.",
-        HelpName = "PID",
-    };
+    private static readonly Option<int?> ServerPid = CliValues.WholeNumber(
+        "--server-pid", "Sample this server process (CPU, RSS, threads; runtime counters when it is .NET) to say which side saturated.", 1, int.MaxValue, "a process id", "PID");
 
     private static readonly Option<string?> ServerProcess = new("--server-process")
     {
@@ -256,36 +240,6 @@ public static class LoadCommand
                 return "--http is 1.1 or 2.";
             }
 
-            if (result.GetResult(Connections) is not null && result.GetValue(Connections) < 1)
-            {
-                return "--connections must be at least 1.";
-            }
-
-            if (result.GetValue(Duration) is { } seconds && !(seconds > 0 && double.IsFinite(seconds)))
-            {
-                return "--duration must be a positive number of seconds.";
-            }
-
-            if (result.GetValue(Requests) is < 1)
-            {
-                return "--requests must be at least 1.";
-            }
-
-            if (result.GetValue(Rate) is { } rate && !(rate > 0 && double.IsFinite(rate)))
-            {
-                return "--rate must be a positive number of requests a second.";
-            }
-
-            if (result.GetResult(Timeout) is not null && !(result.GetValue(Timeout) > 0))
-            {
-                return "--timeout must be a positive number of seconds.";
-            }
-
-            if (result.GetValue(ExpectStatus) is { } status && status is < 200 or > 999)
-            {
-                return "--expect-status must be a final status code (200–999).";
-            }
-
             if (result.GetValue(ServerPid) is not null && result.GetValue(ServerProcess) is not null)
             {
                 return "--server-pid and --server-process both name the server: choose one.";
@@ -391,11 +345,11 @@ public static class LoadCommand
             Headers = headers,
             Body = body,
             HttpVersion = parse.GetValue(Http) == "2" ? HttpVersion.Version20 : HttpVersion.Version11,
-            Connections = parse.GetValue(Connections),
+            Connections = parse.GetValue(Connections) ?? 8,
             RatePerSecond = parse.GetValue(Rate),
             Duration = duration is { } d ? TimeSpan.FromSeconds(d) : requests is null ? TimeSpan.FromSeconds(10) : null,
             MaxRequests = requests,
-            RequestTimeout = TimeSpan.FromSeconds(parse.GetValue(Timeout)),
+            RequestTimeout = TimeSpan.FromSeconds(parse.GetValue(Timeout) ?? 30),
             ExpectedStatusCode = parse.GetValue(ExpectStatus),
             ExpectedSha256 = sha256,
             CheckDigestFields = true,

@@ -174,6 +174,18 @@ public sealed class LoadCommandTests
         Assert.DoesNotContain("warning", expected.Stdout, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("1", "1 connection,")]
+    [InlineData("2", "2 connections,")]
+    public async Task Get_Connections_SummaryCountsThemInGoodEnglish(string connections, string said)
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/payload/16").ToString(), "-c", connections, "-n", "2", "--no-progress");
+
+        Assert.Contains($"http/1.1, {said} closed-loop", run.Stdout, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Put_LiveLine_CountsTheRequestBodiesSent()
     {
