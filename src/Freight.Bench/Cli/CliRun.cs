@@ -79,15 +79,30 @@ public static class CliRun
     /// before an argument's value to that argument, and every value after it shifts one place: the next argument gets a
     /// value that is not its own ("URL needs an http:// URL, not 'a.bin'"), and the last is left over, unrecognized. Those
     /// follow from the one mistake, so when an argument took an option-like token, only the unknown options are named.
+    /// Likewise the value right after an unknown option ('3' in <c>--durration 3</c>) is that option's, not a second mistake.
     /// </summary>
     private static IEnumerable<string> Problems(ParseResult parse)
     {
         var taken = parse.CommandResult.Children.OfType<ArgumentResult>()
             .SelectMany(argument => argument.Tokens.Select(token => token.Value).Where(CliValues.IsOptionLike))
             .ToList();
-        return taken.Count == 0
-            ? parse.Errors.Select(e => e.Message)
-            : taken.Concat(parse.UnmatchedTokens.Where(CliValues.IsOptionLike)).Distinct(StringComparer.Ordinal).Select(CliValues.Unrecognized);
+        if (taken.Count > 0)
+        {
+            return taken.Concat(parse.UnmatchedTokens.Where(CliValues.IsOptionLike)).Distinct(StringComparer.Ordinal).Select(CliValues.Unrecognized);
+        }
+
+        var unmatched = parse.UnmatchedTokens;
+        var optionsValues = new HashSet<string>(StringComparer.Ordinal);
+        for (var i = 0; i + 1 < parse.Tokens.Count; i++)
+        {
+            var (option, value) = (parse.Tokens[i].Value, parse.Tokens[i + 1].Value);
+            if (CliValues.IsOptionLike(option) && !CliValues.IsOptionLike(value) && unmatched.Contains(option) && unmatched.Contains(value))
+            {
+                optionsValues.Add(CliValues.Unrecognized(value));
+            }
+        }
+
+        return parse.Errors.Select(e => e.Message).Where(message => !optionsValues.Contains(message));
     }
 
     private static string HelpCommand(ParseResult parse)

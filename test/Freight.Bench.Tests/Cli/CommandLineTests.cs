@@ -107,6 +107,19 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData("load", "http://127.0.0.1:1/", "--durration", "3")]
+    [InlineData("load", "http://127.0.0.1:1/", "-n", "1", "--durration", "3", "-c", "2")]
+    [InlineData("bench", "--durration", "3")]
+    public async Task UnknownOption_WithAValue_Exit2NamingTheOptionAlone(params string[] args)
+    {
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: Unrecognized command or argument '--durration'.\nusage: freight {args[0]} --help\n", stderr);
+    }
+
+    [Theory]
     [InlineData("--runs", "bench", "--runs", "0")]
     [InlineData("--runs", "bench", "--runs", "many")]
     [InlineData("--run-seconds", "bench", "--run-seconds", "-1")]
