@@ -46,7 +46,7 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     /// </summary>
     private async Task AnswerUnexpectedAsync(HttpContext context, Exception unexpected)
     {
-        LogFailed(logger, context.Request.Method, context.Request.Path, unexpected);
+        LogFailed(logger, context.Request.Method, context.Request.Path, TraceId(context), unexpected);
         if (context.Response.HasStarted)
         {
             context.Abort();
@@ -117,12 +117,12 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         else if (problem.Status == StatusCodes.Status507InsufficientStorage)
         {
             // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
-            LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message);
+            LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message, TraceId(context));
         }
         else
         {
             // The reason the client reads, where the problem gave one of its own (Kestrel's "Bad chunk size data." is not).
-            LogRejected(logger, context.Request.Method, context.Request.Path, problem.Status, problem.Detail ?? exception.Message);
+            LogRejected(logger, context, problem.Status, problem.Detail ?? exception.Message);
         }
 
         if (context.Response.HasStarted)
@@ -198,22 +198,23 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             && context.Features.Get<IStatusCodePagesFeature>() is not { Enabled: false };
     }
 
-    /// <summary>Routing's answer as a problem: its status, and ASP.NET Core's type (RFC 9110's section) and title for it.</summary>
+    /// <summary>Routing's answer as a problem: its status, ASP.NET Core's type (RFC 9110's section) and title for it, and what did not match.</summary>
     private async Task AnswerRoutingAsync(HttpContext context)
     {
         var status = context.Response.StatusCode;
-        LogRejected(logger, context.Request.Method, context.Request.Path, status, status switch
+        var reason = status switch
         {
             StatusCodes.Status404NotFound => "no route matches the path",
             StatusCodes.Status405MethodNotAllowed => "the route does not take this method",
             _ => "the route does not take this Content-Type",
-        });
+        };
+        LogRejected(logger, context, status, reason);
 
         // TryWrite: a client whose Accept refuses JSON keeps the bare status rather than getting an exception.
         await problems.TryWriteAsync(new ProblemDetailsContext
         {
             HttpContext = context,
-            ProblemDetails = new ProblemDetails { Status = status },
+            ProblemDetails = new ProblemDetails { Status = status, Detail = $"{context.Request.Method} {context.Request.Path}: {reason}." },
         });
     }
 
@@ -316,18 +317,24 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     /// send thousands, so a server logging at Warning (a usual production level) should not print them. A 5xx that is
     /// not the client's (a remote store failed, an object kept changing) is Warning.
     /// </summary>
-    private static void LogRejected(ILogger logger, string method, string path, int status, string reason) =>
-        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, method, path, status, reason);
+    private static void LogRejected(ILogger logger, HttpContext context, int status, string reason) =>
+        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, context.Request.Method, context.Request.Path, status, reason, TraceId(context));
 
-    [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason}")]
-    private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason);
+    /// <summary>
+    /// The id the problem body carries as <c>traceId</c> (ASP.NET Core's writer: the request's activity, else its
+    /// TraceIdentifier), in the log line too, so that a client's report finds the line.
+    /// </summary>
+    private static string TraceId(HttpContext context) => System.Diagnostics.Activity.Current?.Id ?? context.TraceIdentifier;
+
+    [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason} (trace {TraceId})")]
+    private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason, string traceId);
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
 
-    [LoggerMessage(4, LogLevel.Error, "{Method} {Path} failed")]
-    private static partial void LogFailed(ILogger logger, string method, string path, Exception exception);
+    [LoggerMessage(4, LogLevel.Error, "{Method} {Path} failed (trace {TraceId})")]
+    private static partial void LogFailed(ILogger logger, string method, string path, string traceId, Exception exception);
 
-    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason}")]
-    private static partial void LogStorageFull(ILogger logger, string method, string path, string reason);
+    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason} (trace {TraceId})")]
+    private static partial void LogStorageFull(ILogger logger, string method, string path, string reason, string traceId);
 }

@@ -29,6 +29,8 @@ public sealed class UnexpectedFailureTests(BuildingBlocksServer server) : IClass
         Assert.Equal(LogLevel.Error, logged.Level);
         Assert.Contains("GET /my/fails failed", logged.Message, StringComparison.Ordinal);
         Assert.Contains("a secret of the app's own", logged.Message, StringComparison.Ordinal);
+        using var problem = System.Text.Json.JsonDocument.Parse(response.BodyText);
+        Assert.Contains($"(trace {problem.RootElement.GetProperty("traceId").GetString()})", logged.Message, StringComparison.Ordinal);
         await server.AssertServingAsync();
     }
 
