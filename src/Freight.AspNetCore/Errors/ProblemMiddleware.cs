@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
 namespace Freight.AspNetCore.Errors;
@@ -317,6 +318,18 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     /// send thousands, so a server logging at Warning (a usual production level) should not print them. A 5xx that is
     /// not the client's (a remote store failed, an object kept changing) is Warning.
     /// </summary>
+    /// <summary>
+    /// A refusal a result wrote itself (<c>FreightResults</c>' 404, which must answer in an app without this
+    /// middleware too), logged as this middleware logs its own: once, in its category, at its level.
+    /// </summary>
+    public static void LogAnswered(IServiceProvider services, HttpContext context, int status, string reason)
+    {
+        if (services.GetService<ILogger<ProblemMiddleware>>() is { } logger)
+        {
+            LogRejected(logger, context, status, reason);
+        }
+    }
+
     private static void LogRejected(ILogger logger, HttpContext context, int status, string reason) =>
         LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, context.Request.Method, context.Request.Path, status, reason, TraceId(context));
 

@@ -34,14 +34,17 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
-        var cache = ApplicationServicesMetadata.For(httpContext).GetService<FileCache>() ?? s_defaultCache;
+        var services = ApplicationServicesMetadata.For(httpContext);
+        var cache = services.GetService<FileCache>() ?? s_defaultCache;
         var representation = FileResponder.TryDescribe(cache, Path, out var lease);
         using (lease)
         {
             var file = lease.File;
             if (representation is null)
             {
-                await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: "There is no such file.").ExecuteAsync(httpContext);
+                const string NoFile = "There is no such file.";
+                Errors.ProblemMiddleware.LogAnswered(services, httpContext, StatusCodes.Status404NotFound, NoFile);
+                await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: NoFile).ExecuteAsync(httpContext);
                 return;
             }
 

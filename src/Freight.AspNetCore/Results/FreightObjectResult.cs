@@ -27,10 +27,13 @@ public sealed class FreightObjectResult : IResult, IEndpointMetadataProvider
     public async Task ExecuteAsync(HttpContext httpContext)
     {
         ArgumentNullException.ThrowIfNull(httpContext);
-        var store = Store ?? FilesEndpoints.Store(ApplicationServicesMetadata.For(httpContext));
+        var services = ApplicationServicesMetadata.For(httpContext);
+        var store = Store ?? FilesEndpoints.Store(services);
         if (!await StoredObjectResponder.TrySendAsync(httpContext, store, Key))
         {
-            await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: $"There is no object '{Key}'.").ExecuteAsync(httpContext);
+            var noObject = $"There is no object '{Key}'.";
+            Errors.ProblemMiddleware.LogAnswered(services, httpContext, StatusCodes.Status404NotFound, noObject);
+            await TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not found", detail: noObject).ExecuteAsync(httpContext);
         }
     }
 

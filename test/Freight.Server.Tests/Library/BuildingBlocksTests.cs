@@ -106,11 +106,23 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
     }
 
     [Fact]
-    public async Task FileResult_NoSuchFile_Is404Problem()
+    public async Task FileResult_NoSuchFile_Is404ProblemLoggedOnce()
     {
-        using var response = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/file/absent-" + Guid.NewGuid().ToString("N"));
+        var name = "absent-" + Guid.NewGuid().ToString("N");
+        var mark = server.Logs.Count;
+
+        using var response = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/file/" + name);
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        AssertLoggedOnce(server.Logs.Since(mark), $"GET /my/file/{name} rejected with 404");
+    }
+
+    /// <summary>A result's own refusal is logged as the files API's are: once, in the problem middleware's category, at Information.</summary>
+    private static void AssertLoggedOnce(IReadOnlyList<CapturedLog> logged, string line)
+    {
+        var entry = Assert.Single(logged, entry => entry.Message.Contains(line, StringComparison.Ordinal));
+        Assert.Equal(typeof(Freight.AspNetCore.Errors.ProblemMiddleware).FullName, entry.Category);
+        Assert.Equal(Microsoft.Extensions.Logging.LogLevel.Information, entry.Level);
     }
 
     [Fact]
@@ -164,11 +176,15 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
     }
 
     [Fact]
-    public async Task ObjectResult_NoSuchObject_Is404Problem()
+    public async Task ObjectResult_NoSuchObject_Is404ProblemLoggedOnce()
     {
-        using var response = await SendAsync(Protocol.Http11, HttpMethod.Get, $"/my/object/{NewRoot()}/absent.bin");
+        var key = $"{NewRoot()}/absent.bin";
+        var mark = server.Logs.Count;
+
+        using var response = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/object/" + key);
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        AssertLoggedOnce(server.Logs.Since(mark), $"GET /my/object/{key} rejected with 404");
     }
 
     [Theory]
