@@ -31,14 +31,14 @@ public sealed class GuardedFilesTests(GuardedFilesServer server) : IClassFixture
     }
 
     [Fact]
-    public async Task Put_WithReadToken_Exits1With401()
+    public async Task Put_WithReadToken_Exits1With403SayingItMayNotWrite()
     {
         var source = await WriteAsync("reader.bin", 1000);
 
         var put = await ClientRun.PutAsync(source, server.Url("reader.bin"), "--token", GuardedFilesServer.ReadToken);
 
         put.AssertExit(1);
-        Assert.StartsWith($"error: {server.Url("reader.bin")}: HTTP 401", put.Error, StringComparison.Ordinal);
+        Assert.StartsWith($"error: {server.Url("reader.bin")}: HTTP 403 Forbidden: Forbidden: The token may read, not write", put.Error, StringComparison.Ordinal);
     }
 
     [Fact]
