@@ -88,7 +88,8 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             return;
         }
 
-        if (context.Features.Get<Refusal>() is { } refusal)
+        // A refusal sets its status (Refuse): the status read is all an answered request pays here.
+        if (context.Response.StatusCode >= StatusCodes.Status400BadRequest && context.Features.Get<Refusal>() is { } refusal)
         {
             context.Features.Set<Refusal>(null);
             await AnswerAsync(context, refusal.Problem, Classify(refusal.Problem)!.Value);
@@ -100,7 +101,14 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     /// without the throw: the refusals any client can send at will (a missing file, a failed precondition) then cost
     /// no exception, where a throw cost two or more (one more at each await it crosses).
     /// </summary>
-    public static void Refuse(HttpContext context, ProblemException problem) => context.Features.Set(new Refusal(problem));
+    public static void Refuse(HttpContext context, ProblemException problem)
+    {
+        context.Features.Set(new Refusal(problem));
+        if (!context.Response.HasStarted)
+        {
+            context.Response.StatusCode = problem.Status;
+        }
+    }
 
     private sealed record Refusal(ProblemException Problem);
 

@@ -199,7 +199,8 @@ internal sealed class LoadRun : IDisposable
         Counters.AddResponse(statusCode, bodyBytes, verdict);
         if (verdict != ResponseVerdict.Good && Counters.FirstFailure is null)
         {
-            // Only the first failure is put into words: a run of bad responses formats one message, not one each.
+            // Only the first failure is explained: a run of bad responses formats one explanation, not one each (a
+            // digest mismatch carries its two digests from the comparison, formatted there).
             Counters.NoteFirstFailure(_expectation?.Explain(verdict, statusCode, mismatch) ?? FailureReasons.LengthMismatch);
         }
         if (Volatile.Read(ref _firstLatency) < 0)
