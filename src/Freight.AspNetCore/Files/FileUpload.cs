@@ -18,24 +18,36 @@ namespace Freight.AspNetCore.Files;
 internal static class FileUpload
 {
     /// <summary>
-    /// What a PUT does, for the files API and a user's own route: refuses a coded body, a declared length past the
-    /// limit and a failed If-Match / If-None-Match before reading; streams the body into the store under a
-    /// per-client upload slot; verifies every digest the client sent; commits atomically, checking the condition
-    /// again. Any refusal is a <see cref="ProblemException"/> and leaves nothing stored.
+    /// What a PUT does, for a user's own route (<see cref="FreightUploads"/>): <see cref="TryStoreBodyAsync"/>, its
+    /// refusal thrown as the <see cref="ProblemException"/> Freight's problem handling answers.
     /// </summary>
     public static async Task<FreightUpload> StoreBodyAsync(HttpContext context, IObjectStore store, StorageKey key, UploadSettings settings)
+    {
+        var (upload, refusal) = await TryStoreBodyAsync(context, store, key, settings);
+        return upload ?? throw refusal!;
+    }
+
+    /// <summary>
+    /// What a PUT does: refuses a coded body, a declared length past the limit, a failed If-Match / If-None-Match and a
+    /// client with too many uploads in flight before reading; streams the body into the store under a per-client
+    /// upload slot; verifies every digest the client sent; commits atomically, checking the condition again. The
+    /// refusals a client can send without a body (415, 413, 412, 429) are returned, not thrown: each throw costs
+    /// first-chance exceptions through every await above it, and the files API answers them at will
+    /// (<see cref="ProblemMiddleware.Refuse"/>). Refusals met while the body streams are thrown. Either way nothing is stored.
+    /// </summary>
+    public static async Task<(FreightUpload? Upload, ProblemException? Refusal)> TryStoreBodyAsync(HttpContext context, IObjectStore store, StorageKey key, UploadSettings settings)
     {
         var request = context.Request;
         var telemetry = UploadTelemetry.Start(context, FreightTelemetry.Put, key.Value);
         if (request.Headers.ContentEncoding.Count > 0 && !string.Equals(request.Headers.ContentEncoding.ToString(), "identity", StringComparison.OrdinalIgnoreCase))
         {
             // RFC 9110 §15.5.16: the file is stored as sent, and digests are checked against it; a coded body would be neither.
-            throw new ProblemException(StatusCodes.Status415UnsupportedMediaType, "Unsupported content coding", "Send the file without Content-Encoding.");
+            return (null, new ProblemException(StatusCodes.Status415UnsupportedMediaType, "Unsupported content coding", "Send the file without Content-Encoding."));
         }
 
         if (request.ContentLength > settings.MaxFileBytes)
         {
-            throw TooLarge(settings.MaxFileBytes);
+            return (null, TooLarge(settings.MaxFileBytes));
         }
 
         var (contentDigests, reprDigests, md5) = FilesRequest.SentDigests(request);
@@ -46,27 +58,35 @@ internal static class FileUpload
         var existing = await store.GetInfoAsync(key.Value, context.RequestAborted);
         if (!condition.IsMetBy(existing))
         {
-            throw FilesRequest.PreconditionFailed();
+            return (null, FilesRequest.PreconditionFailed());
         }
 
-        using var slot = settings.Limiter.Enter(context);
-        FilesEndpoints.LimitUpload(context, settings.MaxFileBytes);
-        var wantsSha256 = settings.AlwaysComputeSha256 || WantsSha256(request);
-        using var digests = new StreamingDigests(Algorithms(contentDigests, reprDigests, md5, wantsSha256));
-        await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
-        var computed = await CopyAsync(new PipeBodySource(request.BodyReader, UploadBatch.Bytes), writer, digests, settings.MaxFileBytes, FreightTelemetry.Put, context.RequestAborted);
-        Verify(computed, contentDigests, reprDigests, md5);
-        try
+        if (settings.Limiter.TryEnter(context, out var slot) is { } tooMany)
         {
-            var info = await writer.CommitAsync(
-                new ObjectCommit { ETag = computed.EntityTag, ContentType = request.ContentType, Digests = Keep(computed), Condition = condition },
-                context.RequestAborted);
-            telemetry.Complete(info.Length);
-            return new FreightUpload(info, Created: existing is null);
+            return (null, tooMany);
         }
-        catch (PreconditionFailedException)
+
+        using (slot)
         {
-            throw FilesRequest.PreconditionFailed();
+            FilesEndpoints.LimitUpload(context, settings.MaxFileBytes);
+            var wantsSha256 = settings.AlwaysComputeSha256 || WantsSha256(request);
+            using var digests = new StreamingDigests(Algorithms(contentDigests, reprDigests, md5, wantsSha256));
+            await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
+            var computed = await CopyAsync(new PipeBodySource(request.BodyReader, UploadBatch.Bytes), writer, digests, settings.MaxFileBytes, FreightTelemetry.Put, context.RequestAborted);
+            Verify(computed, contentDigests, reprDigests, md5);
+            try
+            {
+                var info = await writer.CommitAsync(
+                    new ObjectCommit { ETag = computed.EntityTag, ContentType = request.ContentType, Digests = Keep(computed), Condition = condition },
+                    context.RequestAborted);
+                telemetry.Complete(info.Length);
+                return (new FreightUpload(info, Created: existing is null), null);
+            }
+            catch (PreconditionFailedException)
+            {
+                // Another writer changed the file while this body streamed: the store refused the commit.
+                return (null, FilesRequest.PreconditionFailed());
+            }
         }
     }
 

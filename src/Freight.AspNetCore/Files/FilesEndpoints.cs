@@ -51,7 +51,13 @@ internal static class FilesEndpoints
         }
 
         var key = FilesRequest.Key(context.Request);
-        var upload = await FileUpload.StoreBodyAsync(context, store, key, settings);
+        var (upload, refusal) = await FileUpload.TryStoreBodyAsync(context, store, key, settings);
+        if (upload is null)
+        {
+            ProblemMiddleware.Refuse(context, refusal!);
+            return;
+        }
+
         var response = context.Response;
         response.Headers.ETag = upload.Object.ETag;
         if (upload.Object.Digests.TryGetValue(DigestAlgorithm.Sha256.Name, out var sha256))

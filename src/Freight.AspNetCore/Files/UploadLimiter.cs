@@ -11,7 +11,13 @@ internal sealed class UploadLimiter(FilesOptions options)
     private readonly ConcurrentDictionary<IPAddress, int> _inFlight = new();
 
     /// <summary>Takes a slot for the request's client, or throws 429. Dispose the result when the upload ends.</summary>
-    public Slot Enter(HttpContext context)
+    public Slot Enter(HttpContext context) => TryEnter(context, out var slot) is { } refusal ? throw refusal : slot;
+
+    /// <summary>
+    /// Takes a slot for the request's client (dispose it when the upload ends), or returns the 429 to answer, not
+    /// thrown: a client past its limit can send these at will.
+    /// </summary>
+    public ProblemException? TryEnter(HttpContext context, out Slot slot)
     {
         ArgumentNullException.ThrowIfNull(context);
         var client = context.Connection.RemoteIpAddress ?? IPAddress.None;
@@ -19,12 +25,14 @@ internal sealed class UploadLimiter(FilesOptions options)
         if (count > options.MaxConcurrentUploadsPerClient)
         {
             Leave(client);
-            throw new ProblemException(StatusCodes.Status429TooManyRequests, "Too many uploads",
+            slot = default;
+            return new ProblemException(StatusCodes.Status429TooManyRequests, "Too many uploads",
                 $"This client already has {options.MaxConcurrentUploadsPerClient} uploads in flight; retry when one ends.",
                 new Dictionary<string, string> { ["Retry-After"] = "1" });
         }
 
-        return new Slot(this, client);
+        slot = new Slot(this, client);
+        return null;
     }
 
     private void Leave(IPAddress client)
@@ -37,6 +45,7 @@ internal sealed class UploadLimiter(FilesOptions options)
 
     public readonly struct Slot(UploadLimiter limiter, IPAddress client) : IDisposable
     {
-        public void Dispose() => limiter.Leave(client);
+        // A default slot (none was taken) leaves nothing.
+        public void Dispose() => limiter?.Leave(client);
     }
 }

@@ -51,6 +51,36 @@ public sealed class RefusalCostTests(FileSystemFilesServer server) : IClassFixtu
         Assert.Equal(0, thrown);
     }
 
+    [Theory]
+    [InlineData("If-Match", "\"other\"", HttpStatusCode.PreconditionFailed, "The file's current state does not meet If-Match / If-None-Match")]
+    [InlineData("If-None-Match", "*", HttpStatusCode.PreconditionFailed, "The file's current state does not meet If-Match / If-None-Match")]
+    [InlineData("Content-Encoding", "gzip", HttpStatusCode.UnsupportedMediaType, "Send the file without Content-Encoding.")]
+    public async Task Put_RefusedBeforeItsBody_ProblemWithoutAnExceptionAndTheFileKept(string header, string value, HttpStatusCode status, string detail)
+    {
+        var key = $"{NewRoot()}/present.bin";
+        var original = Content(1000, seed: 18);
+        await CreateAsync(server, key, original);
+
+        // No other request of the suite answers these details by throwing (a user's route throws them: none runs here).
+        var (response, thrown) = await ProblemsThrown.WhileAsync(
+            problem => problem.Message.StartsWith(detail, StringComparison.Ordinal),
+            async () =>
+            {
+                using var request = server.Request(HttpMethod.Put, Protocol.Http11, "/files/" + key);
+                request.Content = new ByteArrayContent(Content(1000, seed: 19));
+                Assert.True(request.Headers.TryAddWithoutValidation(header, value) || request.Content.Headers.TryAddWithoutValidation(header, value), header);
+                return await server.Client.SendAsync(request);
+            });
+
+        using (response)
+        {
+            await ProblemAssert.IsProblemAsync(response, status);
+            Assert.Equal(0, thrown);
+        }
+
+        await AssertStoredAsync(server, key, original);
+    }
+
     /// <summary>
     /// The response, and how many <see cref="ProblemException"/>s of its refusal were thrown meanwhile. A read's 412 and
     /// 416 name no key; no other request of the suite answers them by throwing either.

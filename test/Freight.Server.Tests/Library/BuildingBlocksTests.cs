@@ -289,6 +289,23 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
     }
 
     [Fact]
+    public async Task StoreCall_IfNoneMatchStarOnAnExistingFile_Is412ProblemAndKeepsTheFile()
+    {
+        var key = $"{NewRoot()}/upload.bin";
+        var original = Content(1000, seed: 316);
+        using (var first = await SendAsync(Protocol.Http11, HttpMethod.Put, "/my/upload/" + key, original))
+        {
+            await AssertStatusAsync(first, HttpStatusCode.OK);
+        }
+
+        // The files API answers this refusal without a throw; a user's route still gets it as the thrown problem.
+        using var response = await SendAsync(Protocol.Http11, HttpMethod.Put, "/my/upload/" + key, Content(1000, seed: 317), ("If-None-Match", "*"));
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.PreconditionFailed);
+        await AssertStoredAsync(server, "uploads/" + key, original);
+    }
+
+    [Fact]
     public async Task StoreCall_KeyOutsideTheRules_Is400()
     {
         using var response = await SendAsync(Protocol.Http11, HttpMethod.Put, $"/my/upload/{NewRoot()}//passwd", Content(10, seed: 315));
