@@ -58,7 +58,7 @@ internal static class FileUpload
         var existing = await store.GetInfoAsync(key.Value, context.RequestAborted);
         if (!condition.IsMetBy(existing))
         {
-            return (null, FilesRequest.PreconditionFailed());
+            return (null, FilesRequest.PreconditionFailed(existing?.ETag));
         }
 
         if (settings.Limiter.TryEnter(context, out var slot) is { } tooMany)

@@ -154,7 +154,7 @@ internal static class FilesEndpoints
         switch (response.StatusCode)
         {
             case StatusCodes.Status412PreconditionFailed:
-                ProblemMiddleware.Refuse(context, FilesRequest.ReadPreconditionFailed());
+                ProblemMiddleware.Refuse(context, FilesRequest.ReadPreconditionFailed(response.Headers.ETag.ToString()));
                 break;
             case StatusCodes.Status416RangeNotSatisfiable:
                 ProblemMiddleware.Refuse(context, FilesRequest.RangeNotSatisfiable(response.Headers.ContentRange.ToString()));

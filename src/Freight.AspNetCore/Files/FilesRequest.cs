@@ -82,12 +82,19 @@ internal static class FilesRequest
         return condition;
     }
 
-    public static ProblemException PreconditionFailed() =>
-        new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-None-Match; nothing was changed.");
+    /// <summary>
+    /// 412 on a write. The file's current ETag goes with it when known (an absent file has none), so a client that lost
+    /// a race sees which version it lost to without another request.
+    /// </summary>
+    public static ProblemException PreconditionFailed(string? currentETag = null) =>
+        WithETag(new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-None-Match; nothing was changed."), currentETag);
 
-    /// <summary>412 on a read: the file is not the version If-Match or If-Unmodified-Since asked for (RFC 9110 §13.2.2).</summary>
-    public static ProblemException ReadPreconditionFailed() =>
-        new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-Unmodified-Since.");
+    /// <summary>412 on a read: the file is not the version If-Match or If-Unmodified-Since asked for (RFC 9110 §13.2.2); its current ETag goes with it.</summary>
+    public static ProblemException ReadPreconditionFailed(string? currentETag) =>
+        WithETag(new(StatusCodes.Status412PreconditionFailed, "Precondition failed", "The file's current state does not meet If-Match / If-Unmodified-Since."), currentETag);
+
+    private static ProblemException WithETag(ProblemException problem, string? etag) =>
+        string.IsNullOrEmpty(etag) ? problem : problem.WithHeader(HeaderNames.ETag, etag);
 
     /// <summary>416 with the <c>Content-Range: bytes */length</c> that tells the client the file's current length (RFC 9110 §15.5.17).</summary>
     public static ProblemException RangeNotSatisfiable(string contentRange) =>

@@ -34,6 +34,8 @@ public abstract class FilesConditionTests(FilesServer server)
         using var response = await PutAsync(server, key, s_new, ("If-None-Match", "*"));
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.PreconditionFailed);
+        // The version the write lost to, so the client need not ask.
+        Assert.Equal(ETag(s_old), response.Headers.ETag?.ToString());
         Assert.Empty(server.FilesTempFiles());
         await AssertStoredAsync(server, key, s_old);
     }
@@ -86,6 +88,7 @@ public abstract class FilesConditionTests(FilesServer server)
         using var response = await PutAsync(server, key, s_new, ("If-Match", ETag(s_new)));
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.PreconditionFailed);
+        Assert.Null(response.Headers.ETag);
         await AssertAbsentAsync(server, key);
     }
 

@@ -114,6 +114,8 @@ public abstract class FilesRangeTests(FilesServer server)
         Assert.Equal(HttpStatusCode.NotModified, notModified.StatusCode);
         Assert.Empty(await notModified.Content.ReadAsByteArrayAsync());
         await ProblemAssert.IsProblemAsync(failed, HttpStatusCode.PreconditionFailed);
+        Assert.Equal(first.Headers.ETag?.ToString(), failed.Headers.ETag?.ToString());
+        Assert.NotNull(failed.Headers.ETag);
     }
 
     [Fact]
