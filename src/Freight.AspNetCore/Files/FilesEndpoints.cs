@@ -144,7 +144,8 @@ internal static class FilesEndpoints
         var key = FilesRequest.Key(context.Request);
         if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value))
         {
-            ProblemMiddleware.Refuse(context, FilesRequest.NotFound(key));
+            var listUrl = context.Request.PathBase.Add(context.RequestServices.GetRequiredService<FreightRoutes>().Files).Value;
+            ProblemMiddleware.Refuse(context, FilesRequest.NotFoundToRead(key, string.IsNullOrEmpty(listUrl) ? "/" : listUrl));
             return;
         }
 

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Http.Headers;
+using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
 using Freight.Server.Tests.Infrastructure;
@@ -164,6 +165,24 @@ public abstract class FilesRoundTripTests(FilesServer server)
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.UnsupportedMediaType);
         await AssertAbsentAsync(server, key);
+    }
+
+    [Fact]
+    public async Task Get_AFolder_404ProblemSaysHowToListIt()
+    {
+        var folder = $"{NewRoot()}/photos";
+        await CreateAsync(server, folder + "/a.bin", Content(100, seed: 41));
+
+        using var response = await SendAsync(server, HttpMethod.Get, "/files/" + folder);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        var detail = (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("detail").GetString()!;
+        var listing = detail[(detail.IndexOf("GET ", StringComparison.Ordinal) + 4)..].TrimEnd('.');
+        Assert.Equal($"/files?prefix={folder}", listing);
+        using var listed = await SendAsync(server, HttpMethod.Get, listing);
+        await AssertStatusAsync(listed, HttpStatusCode.OK);
+        var items = (await listed.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("items");
+        Assert.Equal(folder + "/a.bin", Assert.Single(items.EnumerateArray()).GetProperty("name").GetString());
     }
 
     [Fact]
