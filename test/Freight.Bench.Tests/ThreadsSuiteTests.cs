@@ -41,4 +41,26 @@ public sealed class ThreadsSuiteTests
             File.Delete(Path.ChangeExtension(json, ".html"));
         }
     }
+
+    [Fact]
+    public async Task ThreadsDelay_RampToOne_HeaderSaysOneConnection()
+    {
+        var json = Path.Combine(Path.GetTempPath(), $"freight-threads-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            var options = BenchCommand.Parse(["--suite", "threads", "--filter", "threads/delay", "--ramp-to", "1", "--ramp-seconds", "1", "--json", json, "--no-report"], out var error);
+            Assert.Null(error);
+            var console = new StringWriter();
+
+            var exitCode = await new BenchRunner(options!, console).RunAsync(CancellationToken.None);
+
+            Assert.True(exitCode == 0, console.ToString());
+            Assert.Contains("under a ramp to 1 connection over 1 s", console.ToString(), StringComparison.Ordinal);
+            File.Delete(Path.ChangeExtension(json, null) + ".threads-delay.csv");
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
 }

@@ -117,7 +117,7 @@ public static class LoadReport
         ArgumentNullException.ThrowIfNull(output);
         var p = row.Parameters;
         var text = new System.Text.StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {p.Connections} connection{(p.Connections == 1 ? "" : "s")}, {p.Mode}, {result.Elapsed.TotalSeconds:0.00} s");
+        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {CountText.Format(p.Connections.GetValueOrDefault(), "connection")}, {p.Mode}, {result.Elapsed.TotalSeconds:0.00} s");
         var statuses = result.StatusCodes.Count == 0 ? "" : $" ({StatusList(result)})";
         text.AppendLine(CultureInfo.InvariantCulture,
             $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
