@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Net.Sockets;
 using System.Security.Authentication;
 using Freight.Bench.Results;
 
@@ -22,14 +21,15 @@ internal static class FailureReasons
             return new("timed_out", "timed out");
         }
 
-        var innermost = exception;
-        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        if (SocketFailure.Find(exception) is { } socket)
         {
-            innermost = inner;
-            if (inner is SocketException socket)
-            {
-                return OfSocket(socket);
-            }
+            return SocketFailure.Of(socket.SocketErrorCode).Reason ?? new("socket_error", $"socket error: {Sentence(socket.Message)}");
+        }
+
+        var innermost = exception;
+        while (innermost.InnerException is { } next)
+        {
+            innermost = next;
         }
 
         for (var inner = exception; inner is not null; inner = inner.InnerException)
@@ -80,25 +80,6 @@ internal static class FailureReasons
 
     // 12 hex digits tell two digests apart at a glance; the whole 64 would fill the summary's line.
     private static string Abbreviated(ReadOnlySpan<byte> digest) => Convert.ToHexStringLower(digest[..Math.Min(6, digest.Length)]) + "…";
-
-    private static FailureReason OfSocket(SocketException socket) => socket.SocketErrorCode switch
-    {
-        SocketError.ConnectionRefused => new("connection_refused", "connection refused"),
-        SocketError.ConnectionReset => new("connection_reset", "connection reset by the server"),
-        SocketError.ConnectionAborted => new("connection_aborted", "connection aborted"),
-
-        // EPIPE: the server closed while the request was still being sent (an early answer to a body it refuses).
-        SocketError.Shutdown => new("connection_closed", "connection closed by the server while the request was sent"),
-        SocketError.TimedOut => new("connect_timed_out", "connecting timed out"),
-        SocketError.HostNotFound or SocketError.TryAgain or SocketError.NoData => new("host_not_found", "host not found"),
-        SocketError.HostUnreachable => new("host_unreachable", "host unreachable"),
-        SocketError.NetworkUnreachable or SocketError.NetworkDown => new("network_unreachable", "network unreachable"),
-
-        // EADDRNOTAVAIL when connecting: every ephemeral port to that address is in use (or in TIME_WAIT).
-        SocketError.AddressNotAvailable => new("no_local_port", "no local port free to connect from"),
-        SocketError.TooManyOpenSockets => new("too_many_open_files", "too many open files (see ulimit -n)"),
-        _ => new("socket_error", $"socket error: {Sentence(socket.Message)}"),
-    };
 
     private static FailureReason OfHttp(HttpRequestError error, RequestFailure failure, string innermost) => error switch
     {

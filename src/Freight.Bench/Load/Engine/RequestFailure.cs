@@ -19,7 +19,7 @@ internal static class RequestFailures
     /// <summary>
     /// The rule: once the run is ending, whatever a request threw is "cancelled at end"; otherwise its own
     /// timeout firing makes it a timeout; a <see cref="SocketException"/> anywhere in the chain that says the server
-    /// refused, reset or dropped the connection (<see cref="IsConnectionDropped"/>; SocketsHttpHandler wraps it in
+    /// refused, reset or dropped the connection (<see cref="SocketFailure.Dropped"/>; SocketsHttpHandler wraps it in
     /// HttpRequestException or IOException) a socket error, and any other (host not found or unreachable, no local
     /// port, too many open files) an error: no server was there to refuse;
     /// a response that ended before its framing said (<see cref="HttpRequestError.ResponseEnded"/>, from
@@ -38,12 +38,9 @@ internal static class RequestFailures
             return RequestFailure.Timeout;
         }
 
-        for (var inner = exception; inner is not null; inner = inner.InnerException)
+        if (SocketFailure.Find(exception) is { } socket)
         {
-            if (inner is SocketException socket)
-            {
-                return IsConnectionDropped(socket.SocketErrorCode) ? RequestFailure.Socket : RequestFailure.Error;
-            }
+            return SocketFailure.Of(socket.SocketErrorCode).Dropped ? RequestFailure.Socket : RequestFailure.Error;
         }
 
         for (var inner = exception; inner is not null; inner = inner.InnerException)
@@ -68,9 +65,7 @@ internal static class RequestFailures
         {
             if (inner is SocketException socket)
             {
-                return socket.SocketErrorCode is SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.TryAgain
-                    or SocketError.NoData or SocketError.HostUnreachable or SocketError.NetworkUnreachable or SocketError.NetworkDown
-                    or SocketError.AddressNotAvailable or SocketError.TooManyOpenSockets or SocketError.TimedOut;
+                return SocketFailure.Of(socket.SocketErrorCode).FailedToConnect;
             }
 
             if (inner is HttpRequestException { HttpRequestError: HttpRequestError.NameResolutionError or HttpRequestError.ConnectionError })
@@ -81,8 +76,4 @@ internal static class RequestFailures
 
         return false;
     }
-
-    /// <summary>Refused, reset, aborted, or closed while the request was sent (EPIPE): what the docs' <c>reset</c> kind counts.</summary>
-    private static bool IsConnectionDropped(SocketError error) =>
-        error is SocketError.ConnectionRefused or SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown;
 }
