@@ -206,17 +206,17 @@ public sealed class FreightServer : IAsyncDisposable
         // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
-        // With tokens set, the lab asks for a write token too: its endpoints write files, stream gigabytes and hold
-        // threads for as long as asked (/lab/threads), none of which an anonymous client may do to a guarded server.
-        var access = app.Services.GetRequiredService<Freight.AspNetCore.Files.FilesAccess>();
-        if (options.Lab && !access.IsOpen)
-        {
-            app.UseWhen(context => context.Request.Path.StartsWithSegments("/lab"), lab => lab.Use(next => context =>
-                access.Refuses(context, write: true) ? Task.CompletedTask : next(context)));
-        }
-
         if (options.Lab)
         {
+            // With tokens set, the lab asks for a write token too: its endpoints write files, stream gigabytes and hold
+            // threads for as long as asked (/lab/threads), none of which an anonymous client may do to a guarded server.
+            var access = app.Services.GetRequiredService<Freight.AspNetCore.Files.FilesAccess>();
+            if (!access.IsOpen)
+            {
+                app.UseWhen(context => context.Request.Path.StartsWithSegments("/lab"), lab => lab.Use(next => context =>
+                    access.Refuses(context, write: true) ? Task.CompletedTask : next(context)));
+            }
+
             WriteLabFiles(app.Services.GetRequiredService<LabStaticFiles>(), options.DataDirectory);
             app.UseLabStaticFiles();
             app.MapLab();
