@@ -21,15 +21,17 @@ using Microsoft.Extensions.Options;
 namespace Freight.Server.Hosting;
 
 /// <summary>
-/// <c>freight serve</c>: Kestrel on the configured addresses (HTTP/1.1 and HTTP/2; ALPN on TLS with a
-/// certificate made in memory at start), the lab endpoints, and the request-error policy.
+/// <c>freight serve</c>: Kestrel on the configured addresses (HTTP/1.1 and HTTP/2; ALPN on TLS with the certificate
+/// file <c>Kestrel:Certificates:Default</c> names, else one made in memory at start), the lab endpoints, and the
+/// request-error policy.
 /// </summary>
 public sealed class FreightServer : IAsyncDisposable
 {
     private readonly List<ListenOptions> _h2cListeners;
 
-    private FreightServer(WebApplication app, FreightServerOptions options, X509Certificate2? certificate, List<ListenOptions> h2cListeners)
+    private FreightServer(WebApplication app, FreightServerOptions options, X509Certificate2? certificate, bool certificateFromFile, List<ListenOptions> h2cListeners)
     {
+        CertificateFromFile = certificateFromFile;
         _h2cListeners = h2cListeners;
         App = app;
         Options = options;
@@ -38,9 +40,12 @@ public sealed class FreightServer : IAsyncDisposable
 
     public WebApplication App { get; }
 
+    /// <summary>Whether <see cref="Certificate"/> is the operator's file rather than one made in memory.</summary>
+    public bool CertificateFromFile { get; }
+
     public FreightServerOptions Options { get; }
 
-    /// <summary>The in-memory HTTPS certificate, when an https:// address is configured.</summary>
+    /// <summary>The HTTPS certificate (the file <c>Kestrel:Certificates:Default</c> names, else one made in memory), when an https:// address is configured.</summary>
     public X509Certificate2? Certificate { get; }
 
     /// <summary>The bound addresses (actual ports), once started; cleartext HTTP/2 ones as <c>h2c://</c>.</summary>
@@ -81,15 +86,27 @@ public sealed class FreightServer : IAsyncDisposable
 
         var kestrelLimits = KestrelLimitsSection.Read(builder.Configuration, out var kestrelErrors);
         var errors = options.Validate().Concat(kestrelErrors).ToList();
+        // Read when an https:// address needs it, and checked whenever a file is named: Kestrel's own loader reads
+        // that key at start too, and would throw its stack for a file that is not there.
+        var wantsHttps = ListenAddress.SplitUrls(options.Urls).Any(url => ListenAddress.TryParse(url, out var address, out _) && address!.Https);
+        var certificate = wantsHttps || builder.Configuration.GetSection(ServerCertificate.Section).GetChildren().Any()
+            ? ServerCertificate.Load(builder.Configuration, errors)
+            : null;
         if (errors.Count > 0)
         {
+            certificate?.Dispose();
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), errors);
+        }
+
+        if (!wantsHttps)
+        {
+            certificate?.Dispose();
+            certificate = null;
         }
 
         var contentLengths = new RequestHeads.RawContentLengths();
         var configured = ListenAddress.SplitUrls(options.Urls).Select(url => (Url: url, Address: ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url))).ToList();
         var addresses = configured.ConvertAll(each => each.Address);
-        var certificate = addresses.Any(a => a.Https) ? SelfSignedCertificate.Create() : null;
         var h2cListeners = new List<ListenOptions>();
 
         builder.WebHost.ConfigureKestrel(kestrel =>
@@ -225,7 +242,7 @@ public sealed class FreightServer : IAsyncDisposable
 
         app.MapFreightFiles("/files");
         app.MapFreightTus("/tus");
-        return new FreightServer(app, options, certificate, h2cListeners);
+        return new FreightServer(app, options, certificate, certificateFromFile: certificate is not null && !string.IsNullOrEmpty(builder.Configuration[ServerCertificate.Section + ":Path"]), h2cListeners);
     }
 
     /// <summary>
@@ -392,6 +409,10 @@ public sealed class FreightServer : IAsyncDisposable
             if (server.Certificate is not null)
             {
                 await output.WriteLineAsync($"certificate-sha256: {SelfSignedCertificate.Fingerprint(server.Certificate)}");
+                if (server.CertificateFromFile)
+                {
+                    await output.WriteLineAsync($"certificate: {ServerCertificate.Describe(server.Certificate)}");
+                }
             }
 
             foreach (var url in server.Urls)
