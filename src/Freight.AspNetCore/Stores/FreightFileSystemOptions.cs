@@ -10,8 +10,9 @@ public sealed class FreightFileSystemOptions
     public const string SectionName = "Freight:FileSystem";
 
     /// <summary>
-    /// The files' root directory (created if missing; a relative path is taken from the working directory); keys are
-    /// paths below it, contained (no symlink leaves it).
+    /// The files' root directory (created if missing, when the host starts; one that cannot be, a file or below one,
+    /// read-only, stops the host with an <see cref="Microsoft.Extensions.Options.OptionsValidationException"/> naming
+    /// it; a relative path is taken from the working directory); keys are paths below it, contained (no symlink leaves it).
     /// </summary>
     public string RootDirectory { get; set; } = "";
 
@@ -20,6 +21,12 @@ public sealed class FreightFileSystemOptions
 
     /// <summary>fsync each file before it is renamed into place (slower; survives a power cut).</summary>
     public bool FlushToDisk { get; set; }
+
+    /// <summary>How a <see cref="RootDirectory"/> that cannot be made is named; null: its key under the bound section (serve names its own option).</summary>
+    internal DirectorySetting? RootDirectorySetting { get; set; }
+
+    /// <summary>How an <see cref="UploadsDirectory"/> that cannot be made is named; null: its key under the bound section.</summary>
+    internal DirectorySetting? UploadsDirectorySetting { get; set; }
 
     /// <summary>The uploads directory in effect.</summary>
     internal string EffectiveUploadsDirectory =>

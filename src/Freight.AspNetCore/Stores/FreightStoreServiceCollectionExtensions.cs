@@ -22,19 +22,27 @@ public static class FreightStoreServiceCollectionExtensions
         ArgumentNullException.ThrowIfNull(services);
         ArgumentException.ThrowIfNullOrWhiteSpace(configSectionPath);
         services.AddValidatedOptions(configSectionPath, configure, static (options, section, errors) => options.Validate(section, errors));
-        services.AddKeyedSingleton<IObjectStore>(ObjectStoreKeys.Files, static (provider, _) =>
+        // Made when the host starts (FileSystemStoreStartup), before it listens: a directory that cannot be made is
+        // refused then, naming its key, as an invalid option is, not with an IOException at the first request.
+        var rootKey = configSectionPath + ":" + nameof(FreightFileSystemOptions.RootDirectory);
+        services.AddKeyedSingleton<IObjectStore>(ObjectStoreKeys.Files, (provider, _) =>
         {
             var options = provider.GetRequiredService<IOptions<FreightFileSystemOptions>>().Value;
-            var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = options.RootDirectory, FlushToDisk = options.FlushToDisk });
+            var store = UnusableDirectory.Open(options.RootDirectorySetting ?? DirectorySetting.OfApp(rootKey), options.RootDirectory,
+                root => new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = root, FlushToDisk = options.FlushToDisk }));
             // Writes a crash interrupted, swept before the first request can see the directory.
             store.DeleteAbandonedTempFiles();
             return store;
         });
-        services.AddSingleton<IResumableUploadStore>(static provider =>
+        var uploadsKey = configSectionPath + ":" + nameof(FreightFileSystemOptions.UploadsDirectory);
+        services.AddSingleton<IResumableUploadStore>(provider =>
         {
             var options = provider.GetRequiredService<IOptions<FreightFileSystemOptions>>().Value;
-            return new FileSystemResumableUploadStore(options.EffectiveUploadsDirectory, provider.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files), options.FlushToDisk);
+            var files = provider.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files);
+            return UnusableDirectory.Open(options.UploadsDirectorySetting ?? DirectorySetting.OfApp(uploadsKey), options.EffectiveUploadsDirectory,
+                uploads => new FileSystemResumableUploadStore(uploads, files, options.FlushToDisk));
         });
+        services.AddHostedService<FileSystemStoreStartup>();
         return services;
     }
 

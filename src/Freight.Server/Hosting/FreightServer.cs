@@ -1,4 +1,5 @@
 using System.Security.Cryptography.X509Certificates;
+using Freight.AspNetCore.Stores;
 using Freight.Resumable;
 using Freight.Server.Lab;
 using Freight.Storage;
@@ -179,6 +180,9 @@ public sealed class FreightServer : IAsyncDisposable
                 store.RootDirectory = options.FilesDirectory;
                 store.UploadsDirectory = options.TusDirectory;
                 store.FlushToDisk = options.FlushToDisk;
+                // A directory the store cannot make is refused under serve's own keys and options (exit 2).
+                store.RootDirectorySetting = DirectorySetting.OfServe("Freight:Files:Directory", "--Freight:Files:Directory");
+                store.UploadsDirectorySetting = DirectorySetting.OfServe("Freight:Tus:Directory", "--Freight:Tus:Directory");
             });
         }
 
@@ -288,20 +292,23 @@ public sealed class FreightServer : IAsyncDisposable
         {
             files.EnsureCreated();
         }
-        catch (Exception unwritable) when (unwritable is IOException or UnauthorizedAccessException)
+        catch (Exception unwritable) when (UnusableDirectory.Is(unwritable))
         {
-            throw UnusableDirectory.Refuse("Freight:DataDirectory", "--data-dir", dataDirectory, unwritable, FormattableString.Invariant($"the lab's files ({LabStaticFiles.TotalBytes / (1024.0 * 1024):0.0} MiB)"));
+            var notFitting = FormattableString.Invariant($"the lab's files ({LabStaticFiles.TotalBytes / (1024.0 * 1024):0.0} MiB)");
+            throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions),
+                [UnusableDirectory.Describe(DirectorySetting.OfServe("Freight:DataDirectory", "--data-dir"), dataDirectory, unwritable, notFitting)]);
         }
     }
 
     /// <summary>Starts listening; <see cref="Urls"/> then holds the bound addresses.</summary>
     public async Task StartAsync(CancellationToken cancellationToken = default)
     {
-        // Resolve the stores now: abandoned temp files are swept before the first request, and a directory they cannot
-        // make (a path through a file, a read-only volume) is refused before a port is bound, as the data directory is.
+        // Resolve the stores now: abandoned temp files are swept before the first request, and a directory the
+        // file-system store cannot make (a path through a file, a read-only volume) is refused before a port is bound,
+        // as the data directory is: the library's refusal (UnusableDirectory), naming serve's key and option.
         App.Services.GetRequiredService<IObjectStore>();
-        var files = Resolve(() => App.Services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files), "Freight:Files:Directory", Options.FilesDirectory);
-        Resolve(App.Services.GetRequiredService<IResumableUploadStore>, "Freight:Tus:Directory", Options.TusDirectory);
+        var files = App.Services.GetRequiredKeyedService<IObjectStore>(ObjectStoreKeys.Files);
+        App.Services.GetRequiredService<IResumableUploadStore>();
         if (files is S3ObjectStore bucket)
         {
             await CheckBucketAsync(bucket, cancellationToken);
@@ -315,19 +322,6 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         await App.StartAsync(cancellationToken);
-    }
-
-    /// <summary>Makes a file-system store, whose directory is created if missing; one that cannot be is refused naming <paramref name="key"/>.</summary>
-    private static T Resolve<T>(Func<T> store, string key, string directory)
-    {
-        try
-        {
-            return store();
-        }
-        catch (Exception unusable) when (unusable is IOException or UnauthorizedAccessException)
-        {
-            throw UnusableDirectory.Refuse(key, "--" + key, directory, unusable);
-        }
     }
 
     /// <summary>

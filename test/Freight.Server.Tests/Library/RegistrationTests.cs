@@ -94,6 +94,83 @@ public sealed class RegistrationTests : IDisposable
         Assert.Contains("Blobs:MaxFileBytes", unbindable.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// A store directory the app cannot make stops the host at start, as an invalid option does: one
+    /// <see cref="OptionsValidationException"/> naming the key, the directory and why, not the raw IOException at the first request.
+    /// </summary>
+    [Fact]
+    public async Task StartAsync_RootDirectoryIsAFile_FailsNamingTheKeyTheDirectoryAndWhy()
+    {
+        Directory.CreateDirectory(_root);
+        var file = Path.Combine(_root, "files");
+        await File.WriteAllTextAsync(file, "not a directory");
+        await using var app = BuildApp(new() { ["Disk:RootDirectory"] = file }, services => services.AddFreightFileSystemStore("Disk"));
+
+        var unusable = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.Equal(
+            $"Disk:RootDirectory: {file} is a file, not a directory: choose a directory in Disk:RootDirectory.",
+            Assert.Single(unusable.Failures));
+        Assert.Equal(typeof(Freight.AspNetCore.Stores.FreightFileSystemOptions), unusable.OptionsType);
+        Assert.Equal("not a directory", await File.ReadAllTextAsync(file));
+    }
+
+    [Fact]
+    public async Task StartAsync_UploadsDirectoryBelowAFile_FailsNamingTheFileInTheWay()
+    {
+        Directory.CreateDirectory(_root);
+        var file = Path.Combine(_root, "uploads");
+        await File.WriteAllTextAsync(file, "not a directory");
+        var uploads = Path.Combine(file, "below");
+        await using var app = BuildApp(
+            new() { ["Disk:RootDirectory"] = Path.Combine(_root, "files"), ["Disk:UploadsDirectory"] = uploads },
+            services => services.AddFreightFileSystemStore("Disk"));
+
+        var unusable = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.Equal(
+            $"Disk:UploadsDirectory: {uploads} cannot be created: {file} is a file, not a directory. Choose a directory in Disk:UploadsDirectory.",
+            Assert.Single(unusable.Failures));
+    }
+
+    /// <summary>Without tus nothing else makes the store at start: the files API alone still fails there, not at its first request.</summary>
+    [Fact]
+    public async Task StartAsync_FilesApiAloneRootDirectoryBelowAFile_FailsAtStartNotAtTheFirstRequest()
+    {
+        Directory.CreateDirectory(_root);
+        var file = Path.Combine(_root, "data");
+        await File.WriteAllTextAsync(file, "not a directory");
+        var root = Path.Combine(file, "files");
+        var builder = WebApplication.CreateBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.UseUrls("http://127.0.0.1:0");
+        builder.Services.AddFreightFiles().AddFreightFileSystemStore(store => store.RootDirectory = root);
+        await using var app = builder.Build();
+        app.MapFreightFiles("/files");
+
+        var unusable = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.Equal(
+            $"Freight:FileSystem:RootDirectory: {root} cannot be created: {file} is a file, not a directory. Choose a directory in Freight:FileSystem:RootDirectory.",
+            Assert.Single(unusable.Failures));
+    }
+
+    [Freight.Server.Tests.Hostile.TmpfsFact]
+    public async Task StartAsync_RootDirectoryOnAReadOnlyVolume_FailsSayingItCannotBeWritten()
+    {
+        using var tmpfs = new Freight.Server.Tests.Hostile.Tmpfs();
+        tmpfs.Mount(64 * 1024, readOnly: true);
+        var root = Path.Combine(tmpfs.Path, "files");
+        await using var app = BuildApp(new() { ["Disk:RootDirectory"] = root }, services => services.AddFreightFileSystemStore("Disk"));
+
+        var unusable = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        var failure = Assert.Single(unusable.Failures);
+        Assert.StartsWith($"Disk:RootDirectory: {root} cannot be written (", failure, StringComparison.Ordinal);
+        Assert.EndsWith("): choose a directory the app may write to in Disk:RootDirectory.", failure, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(root));
+    }
+
     [Fact]
     public void MapFreightFiles_NoStoreRegistered_ThrowsNamingTheStoreCalls()
     {
