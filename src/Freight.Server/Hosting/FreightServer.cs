@@ -156,6 +156,8 @@ public sealed class FreightServer : IAsyncDisposable
         {
             var store = new FileSystemObjectStore(new FileSystemStoreOptions { RootDirectory = options.DataDirectory, FlushToDisk = options.FlushToDisk });
             store.DeleteAbandonedTempFiles();
+            // And the lab's temp files of before they were named as the stores' are.
+            LabLegacyTempFiles.Delete(options.DataDirectory);
             return store;
         });
         builder.Services.AddSingleton(contentLengths);
