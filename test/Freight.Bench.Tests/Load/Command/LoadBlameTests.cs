@@ -36,13 +36,15 @@ public sealed class LoadBlameTests
 
     /// <summary>
     /// Whether the client reaches 90 % of a core here depends on what else the shared 2-core machine runs (a busy
-    /// neighbour left it a third of a core in one run), so this asserts what the verdict derives from: the client
-    /// spends more CPU per GiB than the server (hashing costs more than Kestrel's send from memory, whatever the
-    /// load, as cost per byte hardly moves with a neighbour), and the verdict is the rule's on the measured inputs;
-    /// with the client above 90 % of a core that verdict is client-bound.
+    /// neighbour left it a third of a core in one run), and so does any comparison of the two sides' costs: the
+    /// "server" is this test process, whose CPU includes the test host's own and the EventPipe session's, spread over
+    /// the fewer GiB a loaded machine moves in 3 s (the client costlier per GiB failed once at a load average of 9).
+    /// So this asserts what holds at any load: the bytes verified, the server sampled through its runtime, and the
+    /// verdict and its reason exactly the rule's on the inputs the row reports; with the client above 90 % of a core
+    /// that verdict is client-bound. How much each side costs per GiB is a measurement (docs/results), not a test.
     /// </summary>
     [Fact]
-    public async Task FastEndpointClientHashesSha256_ServerPid_ClientCostlierPerGiBAndVerdictByTheRule()
+    public async Task FastEndpointClientHashesSha256_ServerPid_VerdictAndReasonByTheRuleOnTheMeasuredInputs()
     {
         await using var server = await LoadTargetServer.StartAsync();
 
@@ -52,9 +54,11 @@ public sealed class LoadBlameTests
 
         var row = run.Row;
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.True(row.Client!.CpuSecondsPerGiB > row.Server!.CpuSecondsPerGiB, run.Stdout);
-        Assert.NotNull(row.Blame!.ServerCpuCores);
-        Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(run)).Id);
+        Assert.Equal("eventpipe", row.Blame!.RuntimeCounters);
+        Assert.NotNull(row.Blame.ServerCpuCores);
+        Assert.NotNull(row.Blame.ServerAllowedCpus);
+        var judged = SaturationRule.Judge(Inputs(run));
+        Assert.Equal((judged.Id, judged.Reason), (row.Blame.Verdict, row.Blame.Reason));
         if (row.Blame.ClientCpuCores > SaturationRule.Threshold)
         {
             Assert.Equal("client-bound", row.Blame.Verdict);
