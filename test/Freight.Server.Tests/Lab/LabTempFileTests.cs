@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using System.Globalization;
 using Freight.Server.Lab;
 using Freight.Server.Tests.Infrastructure;
 
@@ -6,7 +8,8 @@ namespace Freight.Server.Tests.Lab;
 /// <summary>
 /// The lab writes its payload files through a hidden temp file renamed into place. <c>freight serve</c> killed while
 /// it writes one leaves that temp file behind (up to <c>MaxLabPayloadBytes</c>, 4 GiB, of disk); the next start removes
-/// it, as it removes the stores' half-written uploads, and the lab's finished files stay as they were.
+/// it, as it removes the stores' half-written uploads, and the lab's finished files stay as they were. The server is
+/// frozen (SIGSTOP) before it is killed, so the test sees for certain that the write was still in progress.
 /// </summary>
 public sealed class LabTempFileTests : IDisposable
 {
@@ -29,13 +32,11 @@ public sealed class LabTempFileTests : IDisposable
         {
             var address = await ListeningAsync(server);
             using var client = new HttpClient();
-            // 1 GiB: written to a temp file before the first byte is answered, long enough to be killed in the middle.
-            _ = client.GetAsync(new Uri(address, "/lab/download/file?size=1073741824"), HttpCompletionOption.ResponseHeadersRead);
-            Assert.True(await EventuallyAsync(() => HiddenFiles(LabPayloads).Count > 0), "the lab never started writing the payload");
+            Assert.True(await FreezeWhileWritingAPayloadAsync(server, client, address), "each payload was written whole before the server could be frozen");
         }
         finally
         {
-            await server.DisposeAsync(); // SIGKILL
+            await server.DisposeAsync(); // SIGKILL, frozen or not
         }
 
         Assert.Single(HiddenFiles(LabPayloads));
@@ -62,6 +63,42 @@ public sealed class LabTempFileTests : IDisposable
         {
             await server.DisposeAsync();
         }
+    }
+
+    /// <summary>
+    /// Asks for a 1 GiB payload (written to a temp file before the first byte is answered) and freezes the server
+    /// (SIGSTOP) once the write shows. Frozen, a temp file still there is a write in progress for certain, which the
+    /// kill then interrupts, however long this process was kept from running. One that finished before the freeze
+    /// (a test runner starved for as long as the write took) is removed and another size asked for, up to 3 times.
+    /// </summary>
+    private async Task<bool> FreezeWhileWritingAPayloadAsync(FreightProcess server, HttpClient client, Uri address)
+    {
+        for (var size = 1L << 30; size > (1L << 30) - 3; size--)
+        {
+            _ = client.GetAsync(new Uri(address, FormattableString.Invariant($"/lab/download/file?size={size}")), HttpCompletionOption.ResponseHeadersRead);
+            Assert.True(await EventuallyAsync(() => Directory.Exists(LabPayloads) && Directory.EnumerateFiles(LabPayloads).Any()), "the lab never started writing the payload");
+            await SignalAsync(server, "STOP");
+            if (HiddenFiles(LabPayloads).Count > 0)
+            {
+                return true;
+            }
+
+            foreach (var finished in Directory.GetFiles(LabPayloads))
+            {
+                File.Delete(finished);
+            }
+
+            await SignalAsync(server, "CONT");
+        }
+
+        return false;
+    }
+
+    private static async Task SignalAsync(FreightProcess process, string signal)
+    {
+        using var kill = Process.Start("kill", ["-" + signal, process.Id.ToString(CultureInfo.InvariantCulture)]);
+        await kill.WaitForExitAsync();
+        Assert.Equal(0, kill.ExitCode);
     }
 
     private FreightProcess StartServe() => FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", _directory]);
