@@ -86,7 +86,7 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         var kestrelLimits = KestrelLimitsSection.Read(builder.Configuration, out var kestrelErrors);
-        var errors = options.Validate().Concat(kestrelErrors).ToList();
+        var errors = options.Validate().Concat(kestrelErrors).Concat(KestrelSection.NotRead(builder.Configuration)).ToList();
         // Read when an https:// address needs it, and checked whenever a file is named: Kestrel's own loader reads
         // that key at start too, and would throw its stack for a file that is not there.
         var wantsHttps = ListenAddress.SplitUrls(options.Urls).Any(url => ListenAddress.TryParse(url, out var address, out _) && address!.Https);

@@ -56,6 +56,10 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
+    [InlineData("--Kestrel:Endpoints:Extra:Url", "http://127.0.0.1:0", "Kestrel:Endpoints")]
+    [InlineData("--Kestrel:EndpointDefaults:Protocols", "Http2", "Kestrel:EndpointDefaults")]
+    [InlineData("--Kestrel:Certificates:Other:Path", "/x.pem", "Kestrel:Certificates:Other")]
+    [InlineData("--Kestrel:AddServerHeader", "true", "Kestrel:AddServerHeader")]
     public void Create_InvalidOption_ThrowsNamingTheOption(string option, string value, string named)
     {
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
