@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.IO.Hashing;
+using Freight.Bench.Reports;
 using Freight.Bench.Suites.Json;
 using Freight.Lab.Json;
 
@@ -80,7 +81,7 @@ public sealed class JsonResponseClient(HttpClients clients, BenchTarget target)
         var expected = _expected.GetOrAdd(scenario.Records, count => new Lazy<string>(() => LabJsonDigest.Expected(count))).Value;
         if (parsed.Records != scenario.Records || parsed.Hash != expected)
         {
-            throw new VerificationException($"{scenario.Id}: expected {scenario.Records} records with canonical XXH3-128 {expected}, got {parsed.Records} with {parsed.Hash}.");
+            throw new VerificationException($"{scenario.Id}: expected {CountText.Format(scenario.Records, "record")} with canonical XXH3-128 {expected}, got {parsed.Records} with {parsed.Hash}.");
         }
 
         _verifiedBodies.TryAdd(rawHash, true);

@@ -21,6 +21,7 @@ public sealed class BenchCliProgressTests
 
             Assert.True(exit == 0, $"exit {exit}\nstdout:\n{stdout}\nstderr:\n{stderr}");
             Assert.All(stdout, c => Assert.True(c == '\n' || c >= ' ', $"control character U+{(int)c:X4} in:\n{stdout}"));
+            Assert.Matches(@"\ntransfer suite: [0-9]+ scenarios × 1 run of ≥0\.1 s, ", stdout);
             Assert.Contains("transfer: download/freight (http h1 memory 64K) warm-up …\n", stdout, StringComparison.Ordinal);
             Assert.Contains("transfer run 1/1 done in ", stdout, StringComparison.Ordinal);
             Assert.Contains("transfer suite done in ", stdout, StringComparison.Ordinal);

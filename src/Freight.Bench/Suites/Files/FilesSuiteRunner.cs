@@ -79,7 +79,7 @@ public sealed class FilesSuiteRunner(
         var sourceFiles = WriteSourceFiles(scenarios);
         progress.SuiteStarted(
             FilesSuite.Name,
-            $"files suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}",
+            $"files suite: {CountText.Format(scenarios.Count, "scenario")} × {CountText.Format(options.Runs, "run")} of ≥{options.RunSeconds:0.##} s; nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}",
             InterleavedRuns.PlannedSeconds(scenarios.Count, options));
 
         // What the GET rows read: a file stored through the API itself.
@@ -142,7 +142,7 @@ public sealed class FilesSuiteRunner(
         await direct.CreateBucketAsync(cancellationToken);
         progress.SuiteStarted(
             FilesSuite.Name,
-            $"files suite on S3: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; RGW {rgw.Version} (memstore) at {rgw.Endpoint}",
+            $"files suite on S3: {CountText.Format(scenarios.Count, "scenario")} × {CountText.Format(options.Runs, "run")} of ≥{options.RunSeconds:0.##} s; RGW {rgw.Version} (memstore) at {rgw.Endpoint}",
             InterleavedRuns.PlannedSeconds(scenarios.Count, options));
 
         // What the GET rows read (and the PUT rows overwrite): an object stored through the API, and one stored
@@ -212,7 +212,7 @@ public sealed class FilesSuiteRunner(
         var objects = await rgw!.ListObjectsAsync(StoreBucket, cancellationToken);
         var stored = objects.Where(o => o.Size == size).OrderByDescending(o => o.Key.EndsWith(key, StringComparison.Ordinal)).Select(o => o.Key).FirstOrDefault()
             ?? throw new VerificationException(
-                $"PUT /files/{key} answered, but bucket {StoreBucket} on RGW holds no {size}-byte object ({objects.Count} objects): the embedded server did not store it in S3 (is Freight:Files:Store S3 in effect?).");
+                $"PUT /files/{key} answered, but bucket {StoreBucket} on RGW holds no {size}-byte object ({CountText.Format(objects.Count, "object")}): the embedded server did not store it in S3 (is Freight:Files:Store S3 in effect?).");
         await GetVerifiedAsync(client, rgw.Presign(Amazon.S3.HttpVerb.GET, StoreBucket, stored), size, hash, $"s3://{StoreBucket}/{stored} (stored by PUT /files/{key})", cancellationToken);
     }
 

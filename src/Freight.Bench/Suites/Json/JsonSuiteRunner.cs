@@ -28,7 +28,7 @@ public sealed class JsonSuiteRunner(BenchOptions options, IBenchProgress progres
         {
             progress.SuiteStarted(
                 JsonSuite.Name,
-                $"json suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, {options.JsonRecords} records a response",
+                $"json suite: {CountText.Format(scenarios.Count, "scenario")} × {CountText.Format(options.Runs, "run")} of ≥{options.RunSeconds:0.##} s, {CountText.Format(options.JsonRecords, "record")} a response",
                 InterleavedRuns.PlannedSeconds(scenarios.Count, options));
         }
 

@@ -52,7 +52,7 @@ public sealed class StaticSuiteRunner(BenchOptions options, IBenchProgress progr
         var warmedOnce = scenarios.Where(s => s.Generator == StaticScenario.Engine).DistinctBy(s => (s.Id, s.FileBytes)).ToList();
         progress.SuiteStarted(
             StaticSuite.Name,
-            $"static suite: {scenarios.Count} rows, {_timing.Rounds} × {_timing.Seconds:0.#} s each after {_timing.WarmupSeconds:0.#} s warm-up; " +
+            $"static suite: {CountText.Format(scenarios.Count, "row")}, {_timing.Rounds} × {_timing.Seconds:0.#} s each after {_timing.WarmupSeconds:0.#} s warm-up; " +
             $"nginx {(nginx is null ? "not installed (scripts/install-peers.sh)" : nginx.Version)}, wrk {(wrkInstalled ? "installed" : "not installed")}",
             ((warmedOnce.Count + scenarios.Count) * _timing.WarmupSeconds) + (scenarios.Count * _timing.Rounds * _timing.Seconds));
 

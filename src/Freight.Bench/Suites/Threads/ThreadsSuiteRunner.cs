@@ -30,7 +30,7 @@ public sealed class ThreadsSuiteRunner(BenchOptions options, IBenchProgress prog
         {
             progress.SuiteStarted(
                 ThreadsSuite.Name,
-                $"threads suite: {scenarios.Count} scenarios, each on a fresh server under a ramp to {CountText.Format(rampTo, "connection")} over {rampSeconds:0.##} s{(checkEngine ? ", then the engine check" : "")}",
+                $"threads suite: {CountText.Format(scenarios.Count, "scenario")}, each on a fresh server under a ramp to {CountText.Format(rampTo, "connection")} over {rampSeconds:0.##} s{(checkEngine ? ", then the engine check" : "")}",
                 // Each scenario: its ramp and about a second to start its server; the check: warm-ups and its rounds.
                 (scenarios.Count * (rampSeconds + 1)) + (checkEngine ? EngineCheckWarmupSeconds.Engine + EngineCheckWarmupSeconds.Wrk + (engineRounds * 2 * engineSeconds) : 0));
         }

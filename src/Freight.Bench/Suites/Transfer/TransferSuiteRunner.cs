@@ -31,7 +31,7 @@ public sealed class TransferSuiteRunner(BenchOptions options, IBenchProgress pro
         {
             progress.SuiteStarted(
                 TransferSuite.Name,
-                $"transfer suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB",
+                $"transfer suite: {CountText.Format(scenarios.Count, "scenario")} × {CountText.Format(options.Runs, "run")} of ≥{options.RunSeconds:0.##} s, payload {options.PayloadBytes / 1048576.0:0.##} MiB",
                 InterleavedRuns.PlannedSeconds(scenarios.Count, options));
         }
 

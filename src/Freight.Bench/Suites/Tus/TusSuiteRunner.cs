@@ -52,7 +52,7 @@ public sealed class TusSuiteRunner(BenchOptions options, IBenchProgress progress
 
             progress.SuiteStarted(
                 TusSuite.Name,
-                $"tus suite: {scenarios.Count} scenarios × {options.Runs} runs of ≥{options.RunSeconds:0.##} s; tus-node {peerStart.Note}",
+                $"tus suite: {CountText.Format(scenarios.Count, "scenario")} × {CountText.Format(options.Runs, "run")} of ≥{options.RunSeconds:0.##} s; tus-node {peerStart.Note}",
                 InterleavedRuns.PlannedSeconds(scenarios.Count, options));
             var measured = await InterleavedRuns.RunAsync(
                 scenarios,
