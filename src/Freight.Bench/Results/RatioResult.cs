@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using Freight.Bench.Reports;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Results;
@@ -59,12 +60,14 @@ public sealed record RatioResult(string Name, string Numerator, string Denominat
     [JsonIgnore]
     public string? StopText => Stop switch
     {
-        StopConclusive => $"conclusive after {Runs} runs",
-        StopTimeCap => $"cap reached, inconclusive after {Runs} runs",
-        StopCeiling => $"run ceiling reached, inconclusive after {Runs} runs",
-        StopMinimumRuns => $"inconclusive after {Runs} runs, none added",
+        StopConclusive => $"conclusive after {RunCountText}",
+        StopTimeCap => $"cap reached, inconclusive after {RunCountText}",
+        StopCeiling => $"run ceiling reached, inconclusive after {RunCountText}",
+        StopMinimumRuns => $"inconclusive after {RunCountText}, none added",
         _ => null,
     };
+
+    private string RunCountText => CountText.Format(Runs.GetValueOrDefault(), "run");
 
     public const string StopConclusive = "conclusive";
     public const string StopTimeCap = "time-cap";

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Reports;
 using Freight.Bench.Verdicts;
 
 namespace Freight.Bench.Results;
@@ -34,16 +35,16 @@ public sealed record SuiteCheck(string Suite, RatioResult? Control, string Stop,
         }
 
         return string.Create(CultureInfo.InvariantCulture,
-            $"{Suite}: noise floor ±{NoiseFloor * 100:0.0} % (A/A {Control.Numerator} / {Control.Denominator} {Figure(interval.Estimate)}× [{Figure(interval.Low)}–{Figure(interval.High)}], {interval.Runs} runs){(Unreliable ? " — UNRELIABLE: the interval excludes 1.0" : ", holds 1.0")}");
+            $"{Suite}: noise floor ±{NoiseFloor * 100:0.0} % (A/A {Control.Numerator} / {Control.Denominator} {Figure(interval.Estimate)}× [{Figure(interval.Low)}–{Figure(interval.High)}], {CountText.Format(interval.Runs, "run")}){(Unreliable ? " — UNRELIABLE: the interval excludes 1.0" : ", holds 1.0")}");
     }
 
     /// <summary>The suite's adaptive-runs line: why its runs ended.</summary>
     public string RunsText() => Stop switch
     {
-        "conclusive" => FormattableString.Invariant($"{Suite}: every goal conclusive after {Passes} runs (cap {MaxSeconds:0} s)"),
-        "time-cap" => FormattableString.Invariant($"{Suite}: time cap reached ({MaxSeconds:0} s of added runs), a goal still inconclusive after {Passes} runs"),
-        "run-ceiling" => FormattableString.Invariant($"{Suite}: run ceiling reached, a goal still inconclusive after {Passes} runs"),
-        _ => FormattableString.Invariant($"{Suite}: {Passes} runs, none added ({(MaxSeconds > 0 ? "the suite adds none" : "--max-seconds 0")})"),
+        "conclusive" => FormattableString.Invariant($"{Suite}: every goal conclusive after {CountText.Format(Passes, "run")} (cap {MaxSeconds:0} s)"),
+        "time-cap" => FormattableString.Invariant($"{Suite}: time cap reached ({MaxSeconds:0} s of added runs), a goal still inconclusive after {CountText.Format(Passes, "run")}"),
+        "run-ceiling" => FormattableString.Invariant($"{Suite}: run ceiling reached, a goal still inconclusive after {CountText.Format(Passes, "run")}"),
+        _ => FormattableString.Invariant($"{Suite}: {CountText.Format(Passes, "run")}, none added ({(MaxSeconds > 0 ? "the suite adds none" : "--max-seconds 0")})"),
     };
 
     private static string Figure(double? value) => value?.ToString("0.000", CultureInfo.InvariantCulture) ?? "n/a";

@@ -74,6 +74,7 @@ public sealed class BenchCliProgressTests
 
             Assert.True(exit == 0, $"exit {exit}\nstdout:\n{stdout}\nstderr:\n{stderr}");
             Assert.StartsWith("note: --runs 1: a goal's interval needs 2 runs a row; with one, each goal is read off one figure (\"met (no interval)\" or \"MISSED (no interval)\")", stderr, StringComparison.Ordinal);
+            Assert.Contains("\ntransfer: 1 run, none added (--max-seconds 0)\n", stdout.ReplaceLineEndings("\n"), StringComparison.Ordinal);
             Assert.True(File.Exists(json));
         }
         finally

@@ -108,7 +108,7 @@ public static class VerdictsPage
             var scope = settings.Quick ? "--quick" : settings.Full ? "--full" : run.Report.Measures is null ? "every row (before the headline default)" : "default (headline rows)";
             var measures = run.Report.Measures?.Describe() ?? "measures: CPU time per side (instructions not recorded: a run from before they were)";
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"- [{Path.GetFileName(run.Link)}]({run.Link}): {run.Report.StartedAt:yyyy-MM-dd HH:mm} UTC, suites {string.Join(", ", settings.Suites)}, {scope}, {settings.Runs} runs; {run.Report.Machine.Cpus} CPUs, {run.Report.Machine.Processor}{(run.Report.Machine.VectorBits is { } bits ? $" ({bits}-bit vectors)" : "")}; {measures}");
+                $"- [{Path.GetFileName(run.Link)}]({run.Link}): {run.Report.StartedAt:yyyy-MM-dd HH:mm} UTC, suites {string.Join(", ", settings.Suites)}, {scope}, {CountText.Format(settings.Runs, "run")}; {CountText.Format(run.Report.Machine.Cpus, "CPU")}, {run.Report.Machine.Processor}{(run.Report.Machine.VectorBits is { } bits ? $" ({bits}-bit vectors)" : "")}; {measures}");
         }
 
         text.AppendLine(End);
