@@ -131,7 +131,7 @@ public static class ReportCommand
             {
                 target = directory;
                 var written = await CsvReportWriter.WriteAsync(model, directory, cancellationToken);
-                await output.WriteLineAsync($"csv: {directory} ({written.Count} files)");
+                await output.WriteLineAsync($"csv: {directory} ({CountText.Format(written.Count, "file")})");
             }
 
             if (options.Verdicts is { } page)
@@ -146,7 +146,7 @@ public static class ReportCommand
             {
                 target = charts;
                 var written = await SvgChartFiles.WriteAsync(model, charts, cancellationToken);
-                await output.WriteLineAsync($"svg: {charts} ({written.Count} files)");
+                await output.WriteLineAsync($"svg: {charts} ({CountText.Format(written.Count, "file")})");
             }
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

@@ -1,6 +1,8 @@
+using System.Text.Json;
 using System.Xml.Linq;
 using Freight.Bench.Reports;
 using Freight.Bench.Reports.Output;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Reports;
 
@@ -44,6 +46,38 @@ public sealed class ReportSvgTests
             {
                 Directory.Delete(directory, recursive: true);
             }
+        }
+    }
+
+    [Fact]
+    public async Task RunAsync_SvgOfOneRow_SaysOneFileAndOneBar()
+    {
+        var directory = Path.Combine(Path.GetTempPath(), $"freight-report-svg-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(directory);
+        try
+        {
+            // report.json cut down to the TCP ceiling's row: one chart, of one bar.
+            var report = (await ReportFixture.LoadAsync()).Report;
+            report.Results.RemoveAll(r => r.Scenario != "tcp/loopback");
+            report.Ratios.Clear();
+            report.SuiteChecks.Clear();
+            var result = Path.Combine(directory, "one-row.json");
+            await File.WriteAllTextAsync(result, JsonSerializer.Serialize(report, BenchReport.JsonOptions));
+            var charts = Path.Combine(directory, "charts");
+            using var output = new StringWriter();
+            using var error = new StringWriter();
+
+            var exit = await ReportCommand.RunAsync([result, "--svg", charts], output, error);
+
+            Assert.Equal(0, exit);
+            Assert.Equal("", error.ToString());
+            Assert.Equal($"svg: {charts} (1 file)", output.ToString().TrimEnd());
+            var desc = XDocument.Load(Assert.Single(Directory.GetFiles(charts))).Root!.Element(Svg + "desc")!.Value;
+            Assert.StartsWith("1 bar in ", desc, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
         }
     }
 

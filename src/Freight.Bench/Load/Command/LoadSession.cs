@@ -94,7 +94,7 @@ public static class LoadSession
         if (settings.CsvDirectory is { } directory)
         {
             var written = await CsvReportWriter.WriteAsync(model, directory, cancellationToken);
-            await output.WriteLineAsync($"csv: {directory} ({written.Count} files)");
+            await output.WriteLineAsync($"csv: {directory} ({CountText.Format(written.Count, "file")})");
         }
 
         if (settings.HtmlPath is { } html)

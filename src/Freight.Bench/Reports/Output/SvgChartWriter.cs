@@ -179,8 +179,8 @@ internal static class SvgChartWriter
 
     private static string Describe(ReportChart chart) => chart switch
     {
-        BarChart bars => $"{bars.Bars.Count} bars in {chart.Unit}; the numbers are in the table beside the chart.",
-        LineChart lines => $"{lines.Series.Count} lines, {lines.PointCount} points in {chart.Unit} by {lines.XTitle}; the numbers are in the table beside the chart.",
+        BarChart bars => $"{CountText.Format(bars.Bars.Count, "bar")} in {chart.Unit}; the numbers are in the table beside the chart.",
+        LineChart lines => $"{CountText.Format(lines.Series.Count, "line")}, {CountText.Format(lines.PointCount, "point")} in {chart.Unit} by {lines.XTitle}; the numbers are in the table beside the chart.",
         _ => "",
     };
 
