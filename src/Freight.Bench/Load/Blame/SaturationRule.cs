@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Reports;
 
 namespace Freight.Bench.Load.Blame;
 
@@ -61,7 +62,7 @@ public static class SaturationRule
         if (inputs.ServerCpuCores is { } serverCores && inputs.ServerAllowedCpus is { } allowed and > 0 && serverCores / allowed > Threshold)
         {
             return new Saturation(SaturationVerdict.ServerBound,
-                $"server-bound: the server used {Percent(serverCores)} of a core, > 90 % of its {allowed} cores");
+                $"server-bound: the server used {Percent(serverCores)} of a core, > 90 % of its {CountText.Format(allowed, "core")}");
         }
 
         if (QueueBacklog(inputs.ThreadPoolQueueLengths) is { } backlog)

@@ -140,11 +140,11 @@ public static class LoadReport
         if (row.Counters is { } c)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server, moved)}, {c.CpuPercent:0} % of a core ({row.Blame.ServerAllowedCpus} cores), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
+                $"server     {Cost(row.Server, moved)}, {c.CpuPercent:0} % of a core ({CountText.Format(row.Blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {c.ThreadPoolThreads} threads (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
+                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {CountText.Format(c.ThreadPoolThreads.GetValueOrDefault(), "thread")} (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
             }
             else if (row.Blame.RuntimeCounters is { } note)
             {

@@ -16,6 +16,10 @@ public sealed class SaturationRuleTests
         Assert.Equal(verdict, SaturationRule.Judge(Measured(client, server, cpus, null)).Id);
 
     [Fact]
+    public void Judge_ServerOnItsOneCore_ReasonSaysOneCore() =>
+        Assert.EndsWith("> 90 % of its 1 core", SaturationRule.Judge(Measured(0.5, 0.95, 1, null)).Reason, StringComparison.Ordinal);
+
+    [Fact]
     public void Judge_NoServerSampled_Undetermined() =>
         Assert.Equal(SaturationVerdict.Undetermined, SaturationRule.Judge(Measured(0.3, null, null, null)).Verdict);
 
