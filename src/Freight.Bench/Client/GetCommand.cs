@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
+using Freight.Bench.Reports;
 using Freight.Digests;
 
 namespace Freight.Bench.Client;
@@ -224,7 +225,7 @@ public static class GetCommand
 
         var length = new FileInfo(partial.PartialPath).Length;
         await error.WriteLineAsync(partial.CanResume
-            ? string.Create(CultureInfo.InvariantCulture, $"kept: {partial.PartialPath} ({length} bytes); run the same get to resume.")
+            ? string.Create(CultureInfo.InvariantCulture, $"kept: {partial.PartialPath} ({CountText.Format(length, "byte")}); run the same get to resume.")
             : $"kept: {partial.PartialPath}, but the server gave no strong ETag: the next get starts over.");
     }
 }

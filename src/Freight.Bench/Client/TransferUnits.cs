@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Reports;
 using Freight.Bench.Results;
 
 namespace Freight.Bench.Client;
@@ -43,7 +44,7 @@ internal static class TransferUnits
             : string.Create(CultureInfo.InvariantCulture, $"{time.Minutes}:{time.Seconds:00}");
     }
 
-    /// <summary>The "N bytes in T s (R MiB/s)" tail of the final lines.</summary>
+    /// <summary>The "N bytes in T s (R MiB/s)" ("1 byte in …") tail of the final lines.</summary>
     public static string Summary(long bytes, double seconds) =>
-        string.Create(CultureInfo.InvariantCulture, $"{bytes} bytes in {Seconds(seconds)} s ({Rate(BytesPerSecond(bytes, seconds))})");
+        string.Create(CultureInfo.InvariantCulture, $"{CountText.Format(bytes, "byte")} in {Seconds(seconds)} s ({Rate(BytesPerSecond(bytes, seconds))})");
 }

@@ -36,6 +36,22 @@ public sealed class PutGetTests(OpenFilesServer server) : IClassFixture<OpenFile
     }
 
     [Fact]
+    public async Task PutThenGet_OneByteFile_SayOneByte()
+    {
+        var source = server.Local("one.bin");
+        await File.WriteAllBytesAsync(source, [42]);
+        var url = server.Url("one.bin");
+
+        var put = await ClientRun.PutAsync(source, url);
+        var get = await ClientRun.GetAsync(url, server.Local("one.copy"));
+
+        put.AssertExit(0);
+        Assert.Contains(" 1 byte in ", put.Output, StringComparison.Ordinal);
+        get.AssertExit(0);
+        Assert.Contains(" sha-256 verified, 1 byte in ", get.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task PutAndGet_StderrNotATerminal_WriteNoControlCharacters()
     {
         var source = server.Local("quiet.bin");
