@@ -37,7 +37,7 @@ internal static class FreightConfiguration
             var token = args[i];
             if (token == "--")
             {
-                continue; // the end of options, as serve's usage line shows it: what follows is read alike
+                continue; // the end of options (System.CommandLine's convention): what follows is read alike
             }
 
             var prefixed = token.StartsWith("--", StringComparison.Ordinal) ? 2 : token.StartsWith('/') ? 1 : token.StartsWith('-') ? 1 : 0;
@@ -87,7 +87,7 @@ internal static class FreightConfiguration
         }
 
         configuration.AddInMemoryCollection(fromEnvironment);
-        // "--", the end of options serve's usage line shows, is no key: the source would take the next option as its value.
+        // "--", the end of options (System.CommandLine's convention), is no key: the source would take the next option as its value.
         configuration.AddCommandLine([.. args.Where(arg => arg != "--")], SwitchMappings);
     }
 }

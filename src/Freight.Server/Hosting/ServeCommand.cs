@@ -37,8 +37,16 @@ public static class ServeCommand
             "Every option of docs/server.md's tables is a configuration key: --Freight:KEY VALUE on the command line, FREIGHT_KEY__SUB=VALUE in the environment, or appsettings.json. " +
             "Exit code 2 on invalid options, a data, files or tus directory it cannot write (full, read-only, a file), or an address it cannot listen on (in use, privileged, not the machine's).")
         {
-            // Configuration keys are open-ended: what no switch names goes to the host, which validates it.
-            TreatUnmatchedTokensAsErrors = false,
+            // Configuration keys are open-ended: what no switch names is one of these settings, which the host
+            // validates. An argument, not TreatUnmatchedTokensAsErrors = false, so the help says what they are
+            // (that flag's help is System.CommandLine's "[[--] <additional arguments>...]]", "passed to the application").
+            new Argument<string[]>("settings")
+            {
+                Description = "Configuration settings, each --Section:Key value, of the sections Freight, Kestrel and Logging: " +
+                    "--Freight:DataDirectory DIR, --Freight:Lab false, --Kestrel:Limits:RequestHeadersTimeout 00:00:10, --Logging:LogLevel:Default Warning, … " +
+                    "docs/server.md lists the keys; anything else is refused (exit 2).",
+                Arity = ArgumentArity.ZeroOrMore,
+            },
         };
         foreach (var (name, helpName, description) in Switches)
         {

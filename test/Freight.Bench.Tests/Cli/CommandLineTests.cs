@@ -42,11 +42,17 @@ public sealed class CommandLineTests
     }
 
     [Fact]
-    public void Help_Serve_ListsEveryShortSwitchTheHostMaps()
+    public void Help_Serve_ListsEveryShortSwitchTheHostMapsAndSaysTheRestAreSettings()
     {
         var help = FreightCli.Help("serve");
 
         Assert.All(ServeCommand.SwitchNames, name => Assert.Contains($"\n  {name} <", help, StringComparison.Ordinal));
+        // What no switch names is a configuration setting: the usage and an Arguments section say so, in place of
+        // System.CommandLine's pass-through wording ("[[--] <additional arguments>...]]", "the application that is being run").
+        Assert.Contains("\nUsage:\n  freight serve [<settings>...] [options]\n", help, StringComparison.Ordinal);
+        Assert.Contains("\nArguments:\n  <settings>  Configuration settings, each --Section:Key value, of the sections Freight, Kestrel and Logging: --Freight:DataDirectory DIR,", help, StringComparison.Ordinal);
+        Assert.Contains("docs/server.md lists the keys", help.ReplaceLineEndings(" "), StringComparison.Ordinal);
+        Assert.DoesNotContain("additional arguments", help, StringComparison.OrdinalIgnoreCase);
     }
 
     [Theory]
