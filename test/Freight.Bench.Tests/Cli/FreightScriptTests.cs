@@ -6,7 +6,8 @@ namespace Freight.Bench.Tests.Cli;
 /// <summary>
 /// The repository's <c>./freight</c> script, run by bash with a stand-in <c>dotnet</c> first on PATH (the real build
 /// takes a minute): what its build prints, and where. The stand-in's build prints on stdout and stderr as MSBuild
-/// does, and "builds" an empty Freight.Cli.dll; run with the dll, it prints its arguments as the CLI's output.
+/// does, counts its builds in a file, and "builds" an empty Freight.Cli.dll; run with the dll, it prints its
+/// arguments as the CLI's output.
 /// </summary>
 [UnsupportedOSPlatform("windows")]
 public sealed class FreightScriptTests : IDisposable
@@ -14,6 +15,12 @@ public sealed class FreightScriptTests : IDisposable
     private const string FakeDotnet = """
         #!/usr/bin/env bash
         if [ "$1" = build ]; then
+          builds="$(dirname "$0")/../builds"
+          echo build >> "$builds"
+          if [ -n "${FAKE_BUILD_WAITS:-}" ]; then
+            # Still building until a second build starts (or 3 s pass): two runs that both build overlap here.
+            for _ in $(seq 60); do [ "$(wc -l < "$builds")" -ge 2 ] && break; sleep 0.05; done
+          fi
           echo "build output on stdout"
           echo "build output on stderr" >&2
           if [ -n "${FAKE_BUILD_FAILS:-}" ]; then echo "Program.cs(1,1): error CS1002: ; expected"; exit 3; fi
@@ -76,6 +83,19 @@ public sealed class FreightScriptTests : IDisposable
             """.ReplaceLineEndings("\n"),
             run.Stderr);
         Assert.False(File.Exists(Path.Combine(_root.FullName, "artifacts", "cli", "Freight.Cli.dll")));
+    }
+
+    [Fact]
+    public async Task TwoFirstRuns_StartedTogether_BuildOnce()
+    {
+        var runs = await Task.WhenAll(RunAsync(["FAKE_BUILD_WAITS=1"], "bench"), RunAsync(["FAKE_BUILD_WAITS=1"], "load"));
+
+        Assert.All(runs, run => Assert.True(run.ExitCode == 0, run.Describe()));
+        Assert.Equal(["cli: bench\n", "cli: load\n"], runs.Select(r => r.Stdout));
+        Assert.Single(File.ReadAllLines(Path.Combine(_root.FullName, "builds")));
+        // One builds; the other waited for it (when it found the lock taken) and ran the CLI it built.
+        Assert.Single(runs, r => r.Stderr == "freight: building the CLI (first run, about a minute)…\n");
+        Assert.Single(runs, r => r.Stderr is "" or "freight: waiting for another run's build of the CLI…\n");
     }
 
     public void Dispose() => _root.Delete(recursive: true);
