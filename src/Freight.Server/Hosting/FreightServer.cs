@@ -167,6 +167,7 @@ public sealed class FreightServer : IAsyncDisposable
         // The files API and tus, registered as any app registers them (Freight:Files, Freight:Tus, Freight:S3).
         builder.Services.AddFreightFiles();
         builder.Services.AddFreightTus();
+        builder.Services.AddHealthChecks().AddTypeActivatedCheck<StorageHealthCheck>("storage", options);
         if (options.Files.IsMemoryStore)
         {
             builder.Services.AddFreightMemoryStore();
@@ -248,6 +249,8 @@ public sealed class FreightServer : IAsyncDisposable
 
         app.MapFreightFiles("/files");
         app.MapFreightTus("/tus");
+        // Open with tokens set too: a probe carries none, and the answer holds no data (Healthy, Degraded or Unhealthy).
+        app.MapHealthChecks("/healthz");
         return new FreightServer(app, options, certificate, certificateFromFile: certificate is not null && !string.IsNullOrEmpty(builder.Configuration[ServerCertificate.Section + ":Path"]), h2cListeners);
     }
 
