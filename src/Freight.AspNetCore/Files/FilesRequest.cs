@@ -105,11 +105,11 @@ internal static class FilesRequest
         new(StatusCodes.Status404NotFound, "Not found", $"There is no file '{key}'.");
 
     /// <summary>
-    /// A read's 404, which also says how to list a folder of that name: a GET of a folder's path is the usual way a
+    /// A read's 404, which also says how to list it if it is a folder: a GET of a folder's path is the usual way a
     /// newcomer meets it. Said, not checked: knowing would cost every 404 a listing (a request more on S3).
     /// </summary>
     public static ProblemException NotFoundToRead(StorageKey key, string listUrl) =>
-        new(StatusCodes.Status404NotFound, "Not found", $"There is no file '{key}'; a folder of that name is listed by GET {listUrl}?prefix={string.Join('/', key.Value.Split('/').Select(Uri.EscapeDataString))}.");
+        new(StatusCodes.Status404NotFound, "Not found", $"There is no file '{key}'; if that is a folder, GET {listUrl}?prefix={string.Join('/', key.Value.Split('/').Select(Uri.EscapeDataString))} lists it.");
 
     private static ProblemException Malformed(string header, string expected) =>
         new(StatusCodes.Status400BadRequest, "Malformed header", $"{header} is not valid: expected {expected}.");

@@ -361,7 +361,7 @@ public sealed class FreightServer : IAsyncDisposable
 
     /// <summary>
     /// Runs <c>freight serve</c> until Ctrl+C or SIGTERM: prints <c>listening: URL</c> per address and,
-    /// with HTTPS, <c>certificate-sha256: HEX</c>. Returns 2 on invalid options, a directory it cannot write, or an
+    /// with HTTPS, <c>certificate-sha256: HEX</c> and curl's <c>pinnedpubkey: sha256//BASE64</c>. Returns 2 on invalid options, a directory it cannot write, or an
     /// address it cannot listen on. Its help is <see cref="ServeCommand"/>'s.
     /// </summary>
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)
@@ -408,6 +408,7 @@ public sealed class FreightServer : IAsyncDisposable
             if (server.Certificate is not null)
             {
                 await output.WriteLineAsync($"certificate-sha256: {SelfSignedCertificate.Fingerprint(server.Certificate)}");
+                await output.WriteLineAsync($"pinnedpubkey: {SelfSignedCertificate.PublicKeyPin(server.Certificate)}");
                 if (server.CertificateFromFile)
                 {
                     await output.WriteLineAsync($"certificate: {ServerCertificate.Describe(server.Certificate)}");

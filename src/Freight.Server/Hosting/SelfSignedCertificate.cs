@@ -29,6 +29,16 @@ public static class SelfSignedCertificate
         return X509CertificateLoader.LoadPkcs12(certificate.Export(X509ContentType.Pkcs12), null);
     }
 
+    /// <summary>
+    /// The certificate's public key as curl pins it (<c>--pinnedpubkey sha256//BASE64</c>): the SHA-256 of its
+    /// SubjectPublicKeyInfo, which the certificate's own fingerprint is not.
+    /// </summary>
+    public static string PublicKeyPin(X509Certificate2 certificate)
+    {
+        ArgumentNullException.ThrowIfNull(certificate);
+        return "sha256//" + Convert.ToBase64String(SHA256.HashData(certificate.PublicKey.ExportSubjectPublicKeyInfo()));
+    }
+
     /// <summary>The certificate's SHA-256 fingerprint as lower-case hex, the form <c>freight serve</c> prints.</summary>
     public static string Fingerprint(X509Certificate2 certificate)
     {

@@ -177,7 +177,8 @@ public abstract class FilesRoundTripTests(FilesServer server)
 
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
         var detail = (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("detail").GetString()!;
-        var listing = detail[(detail.IndexOf("GET ", StringComparison.Ordinal) + 4)..].TrimEnd('.');
+        var start = detail.IndexOf("GET ", StringComparison.Ordinal) + 4;
+        var listing = detail[start..detail.IndexOf(" lists it", start, StringComparison.Ordinal)];
         Assert.Equal($"/files?prefix={folder}", listing);
         using var listed = await SendAsync(server, HttpMethod.Get, listing);
         await AssertStatusAsync(listed, HttpStatusCode.OK);

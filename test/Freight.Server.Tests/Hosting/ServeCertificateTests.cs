@@ -34,6 +34,8 @@ public sealed class ServeCertificateTests : IDisposable
         var lines = await freight.ReadUntilListeningAsync(1);
 
         Assert.Contains($"certificate-sha256: {expected}", lines);
+        // curl pins the key, not the certificate: --pinnedpubkey sha256//BASE64 of the SubjectPublicKeyInfo.
+        Assert.Contains($"pinnedpubkey: sha256//{Convert.ToBase64String(SHA256.HashData(certificate.PublicKey.ExportSubjectPublicKeyInfo()))}", lines);
         Assert.Contains(lines, line => line.StartsWith("certificate: CN=files.example.test, valid until ", StringComparison.Ordinal));
         var url = new Uri(Assert.Single(lines, l => l.StartsWith("listening: ", StringComparison.Ordinal))["listening: ".Length..]);
         string? presented = null;
