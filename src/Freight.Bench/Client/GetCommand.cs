@@ -33,7 +33,7 @@ public static class GetCommand
         }
         catch (HttpRequestException failed)
         {
-            await error.WriteLineAsync($"error: {options.Url}: {PutCommand.Reason(failed)}");
+            await error.WriteLineAsync($"error: {options.Url}: {PutCommand.Reason(failed, options)}");
         }
         catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
         {
@@ -87,7 +87,7 @@ public static class GetCommand
 
                     return await ReceiveAsync(response, 0, clock, options, partial, output, error, interactive, cancellationToken);
                 default:
-                    await error.WriteLineAsync($"error: {options.Url}: {await ProblemText.DescribeAsync(response, cancellationToken)}");
+                    await error.WriteLineAsync($"error: {options.Url}: {await ProblemText.DescribeAsync(response, options.Token is not null, cancellationToken)}");
                     return 1;
             }
         }

@@ -14,7 +14,7 @@ internal static class ProblemText
     // A plain-text body is shown up to here, on one line.
     private const int MaxTextChars = 200;
 
-    public static async Task<string> DescribeAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    public static async Task<string> DescribeAsync(HttpResponseMessage response, bool tokenSent, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(response);
         var status = string.Create(CultureInfo.InvariantCulture, $"HTTP {(int)response.StatusCode} {response.ReasonPhrase}").TrimEnd();
@@ -23,7 +23,9 @@ internal static class ProblemText
         var text = message is null ? status : $"{status}: {message}";
         if (response.StatusCode == System.Net.HttpStatusCode.Unauthorized && response.Headers.WwwAuthenticate.Count > 0)
         {
-            text += $" (the server asks for {string.Join(", ", response.Headers.WwwAuthenticate)}: pass --token T)";
+            text += tokenSent
+                ? " (the server refused the token given: check --token)"
+                : $" (the server asks for {string.Join(", ", response.Headers.WwwAuthenticate)}: pass --token T)";
         }
 
         return text;

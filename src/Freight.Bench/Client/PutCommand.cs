@@ -31,7 +31,7 @@ public static class PutCommand
         }
         catch (HttpRequestException failed)
         {
-            await error.WriteLineAsync($"error: {options.Url}: {Reason(failed)}");
+            await error.WriteLineAsync($"error: {options.Url}: {Reason(failed, options)}");
             return 1;
         }
         catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
@@ -102,7 +102,7 @@ public static class PutCommand
             var seconds = clock.Elapsed.TotalSeconds;
             if (response.StatusCode is not (HttpStatusCode.Created or HttpStatusCode.NoContent or HttpStatusCode.OK))
             {
-                await error.WriteLineAsync($"error: {options.Url}: {await ProblemText.DescribeAsync(response, cancellationToken)}");
+                await error.WriteLineAsync($"error: {options.Url}: {await ProblemText.DescribeAsync(response, options.Token is not null, cancellationToken)}");
                 return 1;
             }
 
@@ -127,6 +127,16 @@ public static class PutCommand
         }
     }
 
-    internal static string Reason(HttpRequestException failed) =>
-        failed.InnerException is { } inner && inner.Message != failed.Message ? $"{failed.Message} ({inner.Message})" : failed.Message;
+    /// <summary>Why a request failed before any answer, in words: a TLS failure says what to do about the certificate.</summary>
+    internal static string Reason(HttpRequestException failed, ClientOptions options)
+    {
+        if (failed.InnerException is System.Security.Authentication.AuthenticationException)
+        {
+            return options.CertificateSha256 is null
+                ? "the server's certificate is not trusted here: pin it with --certificate-sha256 HEX (freight serve prints it as certificate-sha256)"
+                : "the server's certificate is not the one pinned by --certificate-sha256";
+        }
+
+        return failed.InnerException is { } inner && inner.Message != failed.Message ? $"{failed.Message} ({inner.Message})" : failed.Message;
+    }
 }

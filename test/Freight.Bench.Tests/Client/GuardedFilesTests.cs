@@ -50,6 +50,9 @@ public sealed class GuardedFilesTests(GuardedFilesServer server) : IClassFixture
 
         get.AssertExit(1);
         Assert.StartsWith($"error: {server.Url("anything.bin")}: HTTP 401", get.Error, StringComparison.Ordinal);
+        // A token was given: asking for one would send the user looking for the wrong mistake.
+        Assert.Contains("(the server refused the token given: check --token)", get.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("pass --token T", get.Error, StringComparison.Ordinal);
         Assert.False(File.Exists(target));
         Assert.False(File.Exists(target + ".partial"));
     }

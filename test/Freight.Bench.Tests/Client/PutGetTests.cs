@@ -263,8 +263,21 @@ public sealed class PutGetTests(OpenFilesServer server) : IClassFixture<OpenFile
         var get = await ClientRun.GetAsync(https, server.Local("pinned.copy"), "--certificate-sha256", new string('a', 64));
 
         get.AssertExit(1);
-        Assert.StartsWith($"error: {https}: ", get.Error, StringComparison.Ordinal);
+        Assert.Equal($"error: {https}: the server's certificate is not the one pinned by --certificate-sha256", get.Error.Trim());
         Assert.False(File.Exists(server.Local("pinned.copy")));
+    }
+
+    [Fact]
+    public async Task Get_HttpsWithoutAPin_Exits1SayingHowToPin()
+    {
+        var url = await StoreAsync("unpinned.bin", TestFiles.Bytes(100, seed: 14));
+        var https = url.Replace(server.HttpAddress.ToString(), server.HttpsAddress.ToString(), StringComparison.Ordinal);
+
+        var get = await ClientRun.GetAsync(https, server.Local("unpinned.copy"));
+
+        get.AssertExit(1);
+        Assert.Equal($"error: {https}: the server's certificate is not trusted here: pin it with --certificate-sha256 HEX (freight serve prints it as certificate-sha256)", get.Error.Trim());
+        Assert.False(File.Exists(server.Local("unpinned.copy")));
     }
 
     private async Task<string> StoreAsync(string name, byte[] bytes)
