@@ -227,6 +227,8 @@ public sealed class FreightServer : IAsyncDisposable
 
         var app = builder.Build();
         ValidateLibraryOptions(app.Services);
+        // First: everything after it, the refusals' log lines included, sees the client behind a trusted proxy.
+        ForwardedHeaders.UseFor(app, options.TrustedProxies);
         // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();

@@ -29,6 +29,14 @@ public sealed class FreightServerOptions
     /// </summary>
     public bool Lab { get; set; } = true;
 
+    /// <summary>
+    /// Reverse proxies whose <c>X-Forwarded-For</c> and <c>X-Forwarded-Proto</c> serve believes: addresses
+    /// (<c>10.0.0.5</c>) or networks (<c>10.0.0.0/8</c>). Behind a proxy every request comes from the proxy's address,
+    /// so the per-client limits (uploads in flight, unfinished tus uploads) would count all its clients as one client,
+    /// and the logs would name the proxy. Empty (default): the headers are ignored, since any client can send them.
+    /// </summary>
+    public List<string> TrustedProxies { get; set; } = [];
+
     /// <summary>Largest payload a lab endpoint generates (the <c>size</c> query). 4 GiB by default.</summary>
     public long MaxLabPayloadBytes { get; set; } = 4L * 1024 * 1024 * 1024;
 
@@ -181,6 +189,14 @@ public sealed class FreightServerOptions
         if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero || FileCache.MaxOpenFiles < 0)
         {
             errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1, RevalidateAfter ≥ 0 and MaxOpenFiles ≥ 0.");
+        }
+
+        for (var i = 0; i < TrustedProxies.Count; i++)
+        {
+            if (ForwardedHeaders.TryParseProxy(TrustedProxies[i]) is null)
+            {
+                errors.Add($"Freight:TrustedProxies:{i} is '{TrustedProxies[i]}': give an address (10.0.0.5) or a network (10.0.0.0/8).");
+            }
         }
 
         Http2.Validate(errors);

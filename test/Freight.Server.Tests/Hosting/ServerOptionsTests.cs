@@ -56,6 +56,7 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
+    [InlineData("--Freight:TrustedProxies:0", "proxy.example", "Freight:TrustedProxies:0")]
     [InlineData("--Kestrel:Endpoints:Extra:Url", "http://127.0.0.1:0", "Kestrel:Endpoints")]
     [InlineData("--Kestrel:EndpointDefaults:Protocols", "Http2", "Kestrel:EndpointDefaults")]
     [InlineData("--Kestrel:Certificates:Other:Path", "/x.pem", "Kestrel:Certificates:Other")]
