@@ -23,10 +23,12 @@ public sealed class ThreadsSuiteTests
             Assert.Equal("threads/delay", row.GetProperty("scenario").GetString());
             Assert.Equal(0, row.GetProperty("socketErrors").GetInt64() + row.GetProperty("timeouts").GetInt64() + row.GetProperty("errors").GetInt64());
 
-            // Task.Delay(1000) frees its thread: every answer takes its second, plus a margin, never queues.
+            // Task.Delay(1000) frees its thread: every answer takes its second and does not queue behind the others. The
+            // upper bounds only catch queueing (20 connections behind a blocked pool wait many seconds); a loaded CI
+            // machine stretches a well-behaved answer past 2 s (max 2.15 s seen while two builds ran beside it).
             var latency = row.GetProperty("latencySeconds");
-            Assert.InRange(latency.GetProperty("p50").GetDouble(), 0.99, 1.5);
-            Assert.InRange(latency.GetProperty("max").GetDouble(), 0.99, 2.0);
+            Assert.InRange(latency.GetProperty("p50").GetDouble(), 0.99, 3.0);
+            Assert.InRange(latency.GetProperty("max").GetDouble(), 0.99, 5.0);
 
             // The server's sampler runs on its own thread: one sample for every whole second of the run.
             var series = row.GetProperty("series").EnumerateArray().ToList();
