@@ -167,6 +167,12 @@ public sealed class FreightServer : IAsyncDisposable
         // The files API and tus, registered as any app registers them (Freight:Files, Freight:Tus, Freight:S3).
         builder.Services.AddFreightFiles();
         builder.Services.AddFreightTus();
+        if (options.CorsOrigins.Count > 0)
+        {
+            builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy =>
+                (options.CorsOrigins.Contains("*") ? policy.AllowAnyOrigin() : policy.WithOrigins([.. options.CorsOrigins])).WithFreightHeaders()));
+        }
+
         builder.Services.AddHealthChecks().AddTypeActivatedCheck<StorageHealthCheck>("storage", options);
         if (options.Files.IsMemoryStore)
         {
@@ -229,6 +235,11 @@ public sealed class FreightServer : IAsyncDisposable
         ValidateLibraryOptions(app.Services);
         // First: everything after it, the refusals' log lines included, sees the client behind a trusted proxy.
         ForwardedHeaders.UseFor(app, options.TrustedProxies);
+        if (options.CorsOrigins.Count > 0)
+        {
+            app.UseCors();
+        }
+
         // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
         app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();

@@ -37,6 +37,13 @@ public sealed class FreightServerOptions
     /// </summary>
     public List<string> TrustedProxies { get; set; } = [];
 
+    /// <summary>
+    /// Origins whose pages may use the files API and tus from a browser (CORS: <c>https://app.example.com</c>, or
+    /// <c>*</c> for any): their requests may send tokens, digests and tus headers, and read ETag, Location and
+    /// Upload-Offset. Empty (default): no CORS headers, so a browser keeps other origins' pages out.
+    /// </summary>
+    public List<string> CorsOrigins { get; set; } = [];
+
     /// <summary>Largest payload a lab endpoint generates (the <c>size</c> query). 4 GiB by default.</summary>
     public long MaxLabPayloadBytes { get; set; } = 4L * 1024 * 1024 * 1024;
 
@@ -189,6 +196,14 @@ public sealed class FreightServerOptions
         if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero || FileCache.MaxOpenFiles < 0)
         {
             errors.Add("Freight:FileCache needs MaxCachedFileBytes ≥ 0, MaxCachedBytes ≥ 0, MaxEntries ≥ 1, RevalidateAfter ≥ 0 and MaxOpenFiles ≥ 0.");
+        }
+
+        for (var i = 0; i < CorsOrigins.Count; i++)
+        {
+            if (CorsOrigins[i] != "*" && !(Uri.TryCreate(CorsOrigins[i], UriKind.Absolute, out var origin) && origin.Scheme is "http" or "https" && origin.AbsolutePath == "/" && CorsOrigins[i].TrimEnd('/') == origin.GetLeftPart(UriPartial.Authority)))
+            {
+                errors.Add($"Freight:CorsOrigins:{i} is '{CorsOrigins[i]}': give an origin, scheme and host (and port), e.g. https://app.example.com, or * for any.");
+            }
         }
 
         for (var i = 0; i < TrustedProxies.Count; i++)

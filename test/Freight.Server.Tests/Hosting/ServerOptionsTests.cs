@@ -57,6 +57,8 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
     [InlineData("--Freight:TrustedProxies:0", "proxy.example", "Freight:TrustedProxies:0")]
+    [InlineData("--Freight:CorsOrigins:0", "app.example.com", "Freight:CorsOrigins:0")]
+    [InlineData("--Freight:CorsOrigins:0", "https://app.example.com/upload", "Freight:CorsOrigins:0")]
     [InlineData("--Kestrel:Endpoints:Extra:Url", "http://127.0.0.1:0", "Kestrel:Endpoints")]
     [InlineData("--Kestrel:EndpointDefaults:Protocols", "Http2", "Kestrel:EndpointDefaults")]
     [InlineData("--Kestrel:Certificates:Other:Path", "/x.pem", "Kestrel:Certificates:Other")]
