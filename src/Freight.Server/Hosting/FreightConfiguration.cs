@@ -1,4 +1,7 @@
 using System.Collections;
+using Freight.AspNetCore.Files;
+using Freight.AspNetCore.Tus;
+using Freight.Storage.S3;
 using Microsoft.Extensions.Configuration;
 
 namespace Freight.Server.Hosting;
@@ -72,6 +75,28 @@ internal static class FreightConfiguration
 
         return failures;
     }
+
+    /// <summary>
+    /// Adds a failure for each setting of the <c>Freight</c> section that would not bind as given. The section is bound
+    /// twice: into <see cref="FreightServerOptions"/>, and its <c>Files</c>, <c>Tus</c> and <c>S3</c> sections into the
+    /// library's options by <c>AddFreightFiles</c>, <c>AddFreightTus</c> and <c>AddFreightS3Store</c>; its keys are
+    /// those of all four types.
+    /// </summary>
+    public static void CheckFreightSection(IConfiguration configuration, List<string> failures)
+    {
+        ArgumentNullException.ThrowIfNull(configuration);
+        var shape = SettingShape.Of(typeof(FreightServerOptions))
+            .Add(Below(FilesOptions.SectionName), SettingShape.Of(typeof(FilesOptions)))
+            .Add(Below(TusOptions.SectionName), SettingShape.Of(typeof(TusOptions)))
+            .Add(Below(S3StoreOptions.SectionName), SettingShape.Of(typeof(S3StoreOptions)));
+        shape.Check(configuration.GetSection(FreightServerOptions.SectionName), failures);
+    }
+
+    /// <summary>A library section's path below <c>Freight</c>, e.g. <c>Files</c> for <c>Freight:Files</c>.</summary>
+    private static string Below(string sectionName) =>
+        sectionName.StartsWith(FreightServerOptions.SectionName + ":", StringComparison.Ordinal)
+            ? sectionName[(FreightServerOptions.SectionName.Length + 1)..]
+            : throw new InvalidOperationException($"{sectionName} is not below {FreightServerOptions.SectionName}: serve binds the library's options from its own section.");
 
     public static void AddFreightSources(this IConfigurationBuilder configuration, string[] args)
     {

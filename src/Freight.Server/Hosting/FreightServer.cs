@@ -73,6 +73,9 @@ public sealed class FreightServer : IAsyncDisposable
         builder.Configuration.AddFreightSources(args);
         configure?.Invoke(builder);
 
+        // What the binder would drop without a word (a value on a list key, a key no option binds) is refused first.
+        var errors = new List<string>();
+        FreightConfiguration.CheckFreightSection(builder.Configuration, errors);
         FreightServerOptions options;
         try
         {
@@ -86,7 +89,7 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         var kestrelLimits = KestrelLimitsSection.Read(builder.Configuration, out var kestrelErrors);
-        var errors = options.Validate().Concat(kestrelErrors).Concat(KestrelSection.NotRead(builder.Configuration)).ToList();
+        errors.AddRange(options.Validate().Concat(kestrelErrors).Concat(KestrelSection.NotRead(builder.Configuration)));
         // Read when an https:// address needs it, and checked whenever a file is named: Kestrel's own loader reads
         // that key at start too, and would throw its stack for a file that is not there.
         var wantsHttps = ListenAddress.SplitUrls(options.Urls).Any(url => ListenAddress.TryParse(url, out var address, out _) && address!.Https);

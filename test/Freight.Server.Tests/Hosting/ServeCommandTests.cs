@@ -88,6 +88,20 @@ public sealed partial class ServeCommandTests : IDisposable
         Assert.StartsWith("error: " + named, stderr, StringComparison.Ordinal);
     }
 
+    /// <summary>A token given without its index, in the environment as on the command line, is refused: it bound no token and left the files API open.</summary>
+    [Fact]
+    public async Task Serve_TokenVariableWithoutIndex_Exits2SayingHowToGiveTheList()
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"], new Dictionary<string, string> { ["FREIGHT_Files__WriteTokens"] = "wtok" });
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            "error: Freight:Files:WriteTokens is a list: give each token with an index, --Freight:Files:WriteTokens:0 TOKEN, or FREIGHT_Files__WriteTokens__0=TOKEN (a JSON array in appsettings.json).",
+            stderr.TrimEnd());
+    }
+
     [Fact]
     public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
     {

@@ -121,6 +121,30 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.Contains(named, Assert.Single(invalid.Failures), StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// The binder takes a list only from indexed keys and dropped a value given on the list's own key without a word:
+    /// --Freight:Files:WriteTokens TOKEN started the files API with no token, open to every client.
+    /// </summary>
+    [Theory]
+    [InlineData("--Freight:Files:WriteTokens", "wtok", "Freight:Files:WriteTokens is a list: give each token with an index, --Freight:Files:WriteTokens:0 TOKEN, or FREIGHT_Files__WriteTokens__0=TOKEN (a JSON array in appsettings.json).")]
+    [InlineData("--Freight:Files:ReadTokens", "rtok", "Freight:Files:ReadTokens is a list: give each token with an index, --Freight:Files:ReadTokens:0 TOKEN, or FREIGHT_Files__ReadTokens__0=TOKEN (a JSON array in appsettings.json).")]
+    [InlineData("--Freight:Http2", "5", "Freight:Http2 holds settings, not a value: set its keys, e.g. --Freight:Http2:InitialConnectionWindowBytes VALUE.")]
+    [InlineData("--Freight:Lab:Enabled", "false", "Freight:Lab:Enabled is not a setting: Freight:Lab takes one value, with no keys below it.")]
+    public void Create_SettingOfTheWrongShape_ThrowsSayingHowToGiveIt(string option, string value, string failure)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    [Fact]
+    public async Task Create_IndexedTokens_BindAndGuardTheFilesApi()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Files:WriteTokens:0", "wtok"]);
+
+        Assert.Equal(["wtok"], server.App.Services.GetRequiredService<Freight.AspNetCore.Files.FilesOptions>().WriteTokens);
+    }
+
     [Fact]
     public void Create_SeveralInvalidOptions_ListsEveryOne()
     {
