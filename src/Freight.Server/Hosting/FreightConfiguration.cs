@@ -89,7 +89,8 @@ internal static class FreightConfiguration
             .Add(Below(FilesOptions.SectionName), SettingShape.Of(typeof(FilesOptions)))
             .Add(Below(TusOptions.SectionName), SettingShape.Of(typeof(TusOptions)))
             .Add(Below(S3StoreOptions.SectionName), SettingShape.Of(typeof(S3StoreOptions)));
-        shape.Check(configuration.GetSection(FreightServerOptions.SectionName), failures);
+        shape.Check(configuration.GetSection(FreightServerOptions.SectionName), failures, static (key, closest) =>
+            closest is null ? $"{key} is not an option of serve: docs/server.md lists them." : $"{key} is not an option of serve (did you mean {closest}?)");
     }
 
     /// <summary>A library section's path below <c>Freight</c>, e.g. <c>Files</c> for <c>Freight:Files</c>.</summary>

@@ -69,16 +69,27 @@ internal sealed class KestrelLimitsSection
             }
         }
 
-        // The rest binds as it stands, minus the rate (read above) and the limits refused above.
+        // The rest binds as it stands, minus the rate (read above) and the limits refused above. A key Kestrel has no
+        // limit for is refused by name first: the binder's own refusal names the type, not the key.
+        var rest = section.AsEnumerable().Where(setting => setting.Value is not null && !IsReadHere(Relative(setting.Key))).ToList();
+        var checkedBefore = failures.Count;
+        SettingShape.Of(typeof(KestrelServerLimits)).Check(
+            new ConfigurationBuilder().AddInMemoryCollection(rest).Build().GetSection(Path),
+            failures,
+            static (key, closest) => closest is null ? $"{key} is not a Kestrel limit." : $"{key} is not a Kestrel limit (did you mean {Relative(closest)}?)");
         var bindable = new ConfigurationBuilder().AddInMemoryCollection(
-            section.AsEnumerable(makePathsRelative: true).Where(setting => setting.Value is not null && !IsReadHere(setting.Key))).Build();
+            rest.Select(setting => KeyValuePair.Create(Relative(setting.Key), setting.Value))).Build();
         try
         {
             Bind(bindable, new KestrelServerLimits());
         }
-        catch (InvalidOperationException unbindable)
+        catch (InvalidOperationException unbindable) when (failures.Count == checkedBefore)
         {
             failures.Add($"{Path} is not valid: {Reason(unbindable)}");
+        }
+        catch (InvalidOperationException)
+        {
+            // Refused by name above.
         }
 
         return new KestrelLimitsSection(bindable, minResponseDataRate, setsRate);
@@ -93,6 +104,9 @@ internal sealed class KestrelLimitsSection
             limits.MinResponseDataRate = _minResponseDataRate;
         }
     }
+
+    /// <summary>A key of the section relative to it: <c>KeepAliveTimeout</c> for <c>Kestrel:Limits:KeepAliveTimeout</c>.</summary>
+    private static string Relative(string key) => key.Length > Path.Length ? key[(Path.Length + 1)..] : "";
 
     private static bool IsReadHere(string key) =>
         key.StartsWith(MinResponseDataRate, StringComparison.OrdinalIgnoreCase)

@@ -10,7 +10,7 @@ namespace Freight.Server.Hosting;
 /// as children (<c>:0</c>, <c>:1</c>, …); a dictionary takes any child key; any other class is a section of its own
 /// properties. <see cref="Check"/> holds a configuration section against it, because the binder drops what does not
 /// fit without a word: a value given on a list key (<c>--Freight:Files:WriteTokens TOKEN</c> bound no token, leaving
-/// the files API open).
+/// the files API open) or a key no property binds (a typo).
 /// </summary>
 internal sealed class SettingShape
 {
@@ -37,6 +37,9 @@ internal sealed class SettingShape
         Section,
     }
 
+    /// <summary>Tells what a key of the checked section that binds nothing is: (the key as given, the known key it is closest to, if any) → the failure.</summary>
+    public delegate string UnknownKey(string key, string? closest);
+
     /// <summary>The keys <paramref name="type"/> binds.</summary>
     public static SettingShape Of(Type type) => Of(type, 0);
 
@@ -60,7 +63,7 @@ internal sealed class SettingShape
     }
 
     /// <summary>Adds a failure to <paramref name="failures"/> for each setting of <paramref name="section"/> that would not bind as given.</summary>
-    public void Check(IConfigurationSection section, List<string> failures)
+    public void Check(IConfigurationSection section, List<string> failures, UnknownKey unknown)
     {
         switch (_kind)
         {
@@ -72,10 +75,17 @@ internal sealed class SettingShape
 
                 foreach (var child in section.GetChildren())
                 {
-                    // A key no option binds is left to the binder, which drops it.
                     if (_keys.TryGetValue(child.Key, out var shape))
                     {
-                        shape.Check(child, failures);
+                        shape.Check(child, failures, unknown);
+                    }
+                    else
+                    {
+                        var closest = Closest(child.Key);
+                        foreach (var key in Leaves(child))
+                        {
+                            failures.Add(unknown(key, closest is null ? null : section.Path + ":" + closest + key[child.Path.Length..]));
+                        }
                     }
                 }
 
@@ -88,14 +98,14 @@ internal sealed class SettingShape
 
                 foreach (var item in section.GetChildren())
                 {
-                    _item!.Check(item, failures);
+                    _item!.Check(item, failures, unknown);
                 }
 
                 break;
             case Kind.Map:
                 foreach (var entry in section.GetChildren())
                 {
-                    _item!.Check(entry, failures);
+                    _item!.Check(entry, failures, unknown);
                 }
 
                 break;
@@ -221,5 +231,48 @@ internal sealed class SettingShape
     {
         var leaves = section.AsEnumerable().Where(setting => setting.Value is not null).Select(setting => setting.Key).Order(StringComparer.OrdinalIgnoreCase).ToList();
         return leaves.Count > 0 ? leaves : [section.Path];
+    }
+
+    /// <summary>The known key <paramref name="key"/> is likely a typo of: at most a few edits away (a third of its length, up to 3).</summary>
+    private string? Closest(string key)
+    {
+        string? closest = null;
+        var best = Math.Clamp(key.Length / 3, 1, 3) + 1;
+        foreach (var known in _keys.Keys)
+        {
+            var distance = Distance(key, known);
+            if (distance < best)
+            {
+                best = distance;
+                closest = known;
+            }
+        }
+
+        return closest;
+    }
+
+    /// <summary>Levenshtein distance, ignoring case.</summary>
+    private static int Distance(string a, string b)
+    {
+        var previous = new int[b.Length + 1];
+        var current = new int[b.Length + 1];
+        for (var j = 0; j <= b.Length; j++)
+        {
+            previous[j] = j;
+        }
+
+        for (var i = 1; i <= a.Length; i++)
+        {
+            current[0] = i;
+            for (var j = 1; j <= b.Length; j++)
+            {
+                var substitution = char.ToUpperInvariant(a[i - 1]) == char.ToUpperInvariant(b[j - 1]) ? 0 : 1;
+                current[j] = Math.Min(Math.Min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + substitution);
+            }
+
+            (previous, current) = (current, previous);
+        }
+
+        return previous[b.Length];
     }
 }

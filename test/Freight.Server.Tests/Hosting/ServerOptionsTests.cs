@@ -53,7 +53,7 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:Limits:MaxRequestBodySize", "5", "Kestrel:Limits:MaxRequestBodySize")]
     [InlineData("--Kestrel:Limits:MinRequestBodyDataRate:BytesPerSecond", "5", "Kestrel:Limits:MinRequestBodyDataRate")]
     [InlineData("--Kestrel:Limits:Http2:MaxFrameSize", "20000", "Kestrel:Limits:Http2:MaxFrameSize")]
-    [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits")]
+    [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits:RequestHeaderTimeout")]
     [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
     [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
     [InlineData("--Freight:TrustedProxies:0", "proxy.example", "Freight:TrustedProxies:0")]
@@ -135,6 +135,41 @@ public sealed class ServerOptionsTests : IDisposable
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
 
         Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    /// <summary>
+    /// A key no option binds is refused by name, with the key it is likely a typo of. The Freight section's keys are
+    /// serve's options and, below Files, Tus and S3, the library's; the binder dropped any other, so
+    /// --Freight:Files:WriteToken T started an open server, and --Freight:MaxRequestBodyByte 10 kept 4 GiB.
+    /// </summary>
+    [Theory]
+    [InlineData("--Freight:MaxRequestBodyByte", "10", "Freight:MaxRequestBodyByte is not an option of serve (did you mean Freight:MaxRequestBodyBytes?)")]
+    [InlineData("--Freight:Fils:WriteTokens:0", "x", "Freight:Fils:WriteTokens:0 is not an option of serve (did you mean Freight:Files:WriteTokens:0?)")]
+    [InlineData("--Freight:Files:WriteToken", "wtok", "Freight:Files:WriteToken is not an option of serve (did you mean Freight:Files:WriteTokens?)")]
+    [InlineData("--Freight:Files:MaxFileByte", "10", "Freight:Files:MaxFileByte is not an option of serve (did you mean Freight:Files:MaxFileBytes?)")]
+    [InlineData("--Freight:Tus:MaxUploadByte", "10", "Freight:Tus:MaxUploadByte is not an option of serve (did you mean Freight:Tus:MaxUploadBytes?)")]
+    [InlineData("--Freight:S3:Buckett", "b", "Freight:S3:Buckett is not an option of serve (did you mean Freight:S3:Bucket?)")]
+    [InlineData("--Freight:FilesDirectory", "/tmp/x", "Freight:FilesDirectory is not an option of serve: docs/server.md lists them.")]
+    [InlineData("--Freight:Colour", "blue", "Freight:Colour is not an option of serve: docs/server.md lists them.")]
+    [InlineData("--Kestrel:Limits:KeepAliveTimout", "00:01:00", "Kestrel:Limits:KeepAliveTimout is not a Kestrel limit (did you mean KeepAliveTimeout?)")]
+    [InlineData("--Kestrel:Limits:Http2:MaxStreamPerConnection", "5", "Kestrel:Limits:Http2:MaxStreamPerConnection is not a Kestrel limit (did you mean Http2:MaxStreamsPerConnection?)")]
+    public void Create_KeyNoOptionBinds_ThrowsNamingItAndTheLikelyKey(string option, string value, string failure)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    [Fact]
+    public async Task Create_KeysOfTheLibrarysOptions_AreNotRefused()
+    {
+        await using var server = FreightServer.Create(
+        [
+            "--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Files:MaxFileBytes", "10", "--Freight:Tus:MaxUploadBytes", "10",
+            "--Freight:S3:Bucket", "unused", "--Freight:Files:Directory", Path.Combine(_dataDirectory, "f"), "--Freight:FileCache:MaxOpenFiles", "3",
+        ]);
+
+        Assert.Equal(10, server.App.Services.GetRequiredService<Freight.AspNetCore.Files.FilesOptions>().MaxFileBytes);
     }
 
     [Fact]
