@@ -81,9 +81,14 @@ public sealed class FreightServer : IAsyncDisposable
         {
             options = builder.Configuration.GetSection(FreightServerOptions.SectionName).Get<FreightServerOptions>() ?? new FreightServerOptions();
         }
+        catch (InvalidOperationException) when (errors.Count > 0)
+        {
+            // A value of the wrong type for its option, e.g. --max-body-bytes lots: refused by name above. The defaults
+            // stand in so that every other option is still checked.
+            options = new FreightServerOptions();
+        }
         catch (InvalidOperationException unbindable)
         {
-            // A value of the wrong type or out of range for its setter, e.g. --max-body-bytes lots.
             var reason = unbindable.InnerException is { } inner ? $"{unbindable.Message} {inner.Message}" : unbindable.Message;
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [reason]);
         }

@@ -55,7 +55,10 @@ internal sealed class KestrelLimitsSection
         var rate = section.GetSection(MinResponseDataRate);
         var setsRate = rate.GetChildren().Any();
         MinDataRate? minResponseDataRate = null;
-        if (setsRate)
+        var unconverted = failures.Count;
+        SettingShape.Of(typeof(double)).Check(rate.GetSection(nameof(MinDataRate.BytesPerSecond)), failures, NotALimit);
+        SettingShape.Of(typeof(TimeSpan)).Check(rate.GetSection(nameof(MinDataRate.GracePeriod)), failures, NotALimit);
+        if (setsRate && failures.Count == unconverted)
         {
             try
             {
@@ -76,7 +79,7 @@ internal sealed class KestrelLimitsSection
         SettingShape.Of(typeof(KestrelServerLimits)).Check(
             new ConfigurationBuilder().AddInMemoryCollection(rest).Build().GetSection(Path),
             failures,
-            static (key, closest) => closest is null ? $"{key} is not a Kestrel limit." : $"{key} is not a Kestrel limit (did you mean {Relative(closest)}?)");
+            NotALimit);
         var bindable = new ConfigurationBuilder().AddInMemoryCollection(
             rest.Select(setting => KeyValuePair.Create(Relative(setting.Key), setting.Value))).Build();
         try
@@ -104,6 +107,9 @@ internal sealed class KestrelLimitsSection
             limits.MinResponseDataRate = _minResponseDataRate;
         }
     }
+
+    private static string NotALimit(string key, string? closest) =>
+        closest is null ? $"{key} is not a Kestrel limit." : $"{key} is not a Kestrel limit (did you mean {Relative(closest)}?)";
 
     /// <summary>A key of the section relative to it: <c>KeepAliveTimeout</c> for <c>Kestrel:Limits:KeepAliveTimeout</c>.</summary>
     private static string Relative(string key) => key.Length > Path.Length ? key[(Path.Length + 1)..] : "";

@@ -1,4 +1,6 @@
 using System.ComponentModel;
+using System.Globalization;
+using System.Numerics;
 using System.Reflection;
 using Microsoft.Extensions.Configuration;
 
@@ -16,6 +18,8 @@ internal sealed class SettingShape
 {
     // Deeper than any options type here; only guards against a type that contains itself.
     private const int MaxDepth = 8;
+
+    private static readonly Type[] s_integers = [typeof(byte), typeof(sbyte), typeof(short), typeof(ushort), typeof(int), typeof(uint), typeof(long), typeof(ulong)];
 
     private readonly Kind _kind;
     private readonly Type? _valueType;
@@ -110,6 +114,11 @@ internal sealed class SettingShape
 
                 break;
             default:
+                if (section.Value is { } value && !Converts(section, _valueType!))
+                {
+                    failures.Add($"{section.Path}: '{value}' {Needs(_valueType!, section.Key, value)}.");
+                }
+
                 foreach (var below in section.GetChildren())
                 {
                     foreach (var key in Leaves(below))
@@ -120,6 +129,63 @@ internal sealed class SettingShape
 
                 break;
         }
+    }
+
+    /// <summary>Whether the binder takes <paramref name="section"/>'s value for a <paramref name="type"/>: asked of the binder itself, so both agree.</summary>
+    private static bool Converts(IConfigurationSection section, Type type)
+    {
+        try
+        {
+            section.Get(type);
+            return true;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>What a value for <paramref name="type"/> must be, in an operator's words (the binder's name .NET types: 'System.Int64').</summary>
+    private static string Needs(Type type, string key, string value)
+    {
+        var underlying = Nullable.GetUnderlyingType(type) ?? type;
+        if (underlying == typeof(bool))
+        {
+            return "is not true or false";
+        }
+
+        if (underlying == typeof(TimeSpan))
+        {
+            return "is not a time span: hh:mm:ss, or d.hh:mm:ss (00:00:30 is 30 seconds)";
+        }
+
+        if (underlying.IsEnum)
+        {
+            return $"is not one of {string.Join(", ", Enum.GetNames(underlying))}";
+        }
+
+        if (underlying == typeof(double) || underlying == typeof(float) || underlying == typeof(decimal))
+        {
+            return "is not a number";
+        }
+
+        if (Array.IndexOf(s_integers, underlying) < 0)
+        {
+            return "is not a value this setting takes";
+        }
+
+        // Kestrel's byte limits are ...Size, Freight's ...Bytes.
+        var unit = key.EndsWith("Bytes", StringComparison.OrdinalIgnoreCase) || key.EndsWith("Size", StringComparison.OrdinalIgnoreCase) ? " of bytes" : "";
+        if (!BigInteger.TryParse(value.Trim(), NumberStyles.Integer, CultureInfo.InvariantCulture, out var number))
+        {
+            return $"is not a whole number{unit}";
+        }
+
+        var min = Convert.ToDecimal(underlying.GetField("MinValue")!.GetValue(null), CultureInfo.InvariantCulture);
+        var max = Convert.ToDecimal(underlying.GetField("MaxValue")!.GetValue(null), CultureInfo.InvariantCulture);
+        return number > 0
+            ? string.Create(CultureInfo.InvariantCulture, $"is too large: at most {max}")
+            : string.Create(CultureInfo.InvariantCulture, $"is too small: at least {min}");
     }
 
     private static SettingShape Of(Type type, int depth)

@@ -54,7 +54,7 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:Limits:MinRequestBodyDataRate:BytesPerSecond", "5", "Kestrel:Limits:MinRequestBodyDataRate")]
     [InlineData("--Kestrel:Limits:Http2:MaxFrameSize", "20000", "Kestrel:Limits:Http2:MaxFrameSize")]
     [InlineData("--Kestrel:Limits:RequestHeaderTimeout", "00:00:05", "Kestrel:Limits:RequestHeaderTimeout")]
-    [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits")]
+    [InlineData("--Kestrel:Limits:RequestHeadersTimeout", "soon", "Kestrel:Limits:RequestHeadersTimeout:")]
     [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "-3", "Kestrel:Limits:MinResponseDataRate")]
     [InlineData("--Freight:TrustedProxies:0", "proxy.example", "Freight:TrustedProxies:0")]
     [InlineData("--Freight:CorsOrigins:0", "app.example.com", "Freight:CorsOrigins:0")]
@@ -178,6 +178,25 @@ public sealed class ServerOptionsTests : IDisposable
         await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Files:WriteTokens:0", "wtok"]);
 
         Assert.Equal(["wtok"], server.App.Services.GetRequiredService<Freight.AspNetCore.Files.FilesOptions>().WriteTokens);
+    }
+
+    /// <summary>A value that does not convert says the key, the value and what it must be, not the binder's .NET type names.</summary>
+    [Theory]
+    [InlineData("--max-body-bytes", "1GiB", "Freight:MaxRequestBodyBytes: '1GiB' is not a whole number of bytes.")]
+    [InlineData("--fsync", "yes", "Freight:FlushToDisk: 'yes' is not true or false.")]
+    [InlineData("--Freight:Lab", "flase", "Freight:Lab: 'flase' is not true or false.")]
+    [InlineData("--Freight:TransportBlockBytes", "99999999999", "Freight:TransportBlockBytes: '99999999999' is too large: at most 2147483647.")]
+    [InlineData("--Freight:Files:MaxConcurrentUploadsPerClient", "many", "Freight:Files:MaxConcurrentUploadsPerClient: 'many' is not a whole number.")]
+    [InlineData("--Freight:Files:MinUploadBytesPerSecond", "fast", "Freight:Files:MinUploadBytesPerSecond: 'fast' is not a number.")]
+    [InlineData("--Freight:Tus:ExpireAfter", "1day", "Freight:Tus:ExpireAfter: '1day' is not a time span: hh:mm:ss, or d.hh:mm:ss (00:00:30 is 30 seconds).")]
+    [InlineData("--Freight:S3:PathStyle", "on", "Freight:S3:PathStyle: 'on' is not true or false.")]
+    [InlineData("--Kestrel:Limits:MaxRequestLineSize", "8k", "Kestrel:Limits:MaxRequestLineSize: '8k' is not a whole number of bytes.")]
+    [InlineData("--Kestrel:Limits:MinResponseDataRate:BytesPerSecond", "slow", "Kestrel:Limits:MinResponseDataRate:BytesPerSecond: 'slow' is not a number.")]
+    public void Create_ValueThatDoesNotConvert_ThrowsSayingWhatTheKeyTakes(string option, string value, string failure)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        Assert.Equal(failure, Assert.Single(invalid.Failures));
     }
 
     [Fact]
