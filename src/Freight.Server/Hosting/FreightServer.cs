@@ -76,6 +76,7 @@ public sealed class FreightServer : IAsyncDisposable
         // What the binder would drop without a word (a value on a list key, a key no option binds) is refused first.
         var errors = new List<string>();
         FreightConfiguration.CheckFreightSection(builder.Configuration, errors);
+        LoggingSection.Check(builder.Configuration, errors);
         FreightServerOptions options;
         try
         {

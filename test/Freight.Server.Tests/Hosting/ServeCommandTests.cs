@@ -102,6 +102,20 @@ public sealed partial class ServeCommandTests : IDisposable
             stderr.TrimEnd());
     }
 
+    /// <summary>A misspelt log level crashed the command with the host's stack and exit code 1.</summary>
+    [Fact]
+    public async Task Serve_UnknownLogLevel_Exits2WithOneErrorLine()
+    {
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data", "--Logging:LogLevel:Default", "Informaton"]);
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            "error: Logging:LogLevel:Default: 'Informaton' is not a log level (Trace, Debug, Information, Warning, Error, Critical, None).",
+            stderr.TrimEnd());
+    }
+
     [Fact]
     public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
     {

@@ -199,6 +199,23 @@ public sealed class ServerOptionsTests : IDisposable
         Assert.Equal(failure, Assert.Single(invalid.Failures));
     }
 
+    /// <summary>A log level the host does not know threw its InvalidOperationException, stack and all, instead of naming the key.</summary>
+    [Theory]
+    [InlineData("--Logging:LogLevel:Default", "Informaton", "Logging:LogLevel:Default: 'Informaton' is not a log level (Trace, Debug, Information, Warning, Error, Critical, None).")]
+    [InlineData("--Logging:Console:LogLevel:Freight", "Verbose", "Logging:Console:LogLevel:Freight: 'Verbose' is not a log level (Trace, Debug, Information, Warning, Error, Critical, None).")]
+    public void Create_UnknownLogLevel_ThrowsNamingTheKeyAndTheLevels(string option, string value, string failure)
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
+
+        Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    [Fact]
+    public async Task Create_LogLevelInAnyCase_Starts()
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Logging:LogLevel:Default", "information", "--Logging:Console:LogLevel:Freight", "Debug"]);
+    }
+
     [Fact]
     public void Create_SeveralInvalidOptions_ListsEveryOne()
     {
