@@ -3,6 +3,8 @@ using Freight.AspNetCore.Files;
 using Freight.AspNetCore.Tus;
 using Freight.Storage.S3;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Configuration.Json;
+using Microsoft.Extensions.Options;
 
 namespace Freight.Server.Hosting;
 
@@ -98,6 +100,59 @@ internal static class FreightConfiguration
         sectionName.StartsWith(FreightServerOptions.SectionName + ":", StringComparison.Ordinal)
             ? sectionName[(FreightServerOptions.SectionName.Length + 1)..]
             : throw new InvalidOperationException($"{sectionName} is not below {FreightServerOptions.SectionName}: serve binds the library's options from its own section.");
+
+    /// <summary>
+    /// Adds <c>appsettings.json</c> and <c>appsettings.{Environment}.json</c> of the working directory, where an operator
+    /// runs serve, above the host's own from <paramref name="contentRoot"/> (the binary's folder: build output, holding
+    /// serve's logging defaults) and below environment variables and the command line, as .NET orders its sources.
+    /// Read once at start. A file that is not valid JSON is refused naming it (the loader's own exception has a stack).
+    /// </summary>
+    public static void AddWorkingDirectoryFiles(this IConfigurationBuilder configuration, string contentRoot, string environmentName)
+    {
+        ArgumentNullException.ThrowIfNull(configuration);
+        var directory = Path.TrimEndingDirectorySeparator(Path.GetFullPath(Directory.GetCurrentDirectory()));
+        if (directory == Path.TrimEndingDirectorySeparator(Path.GetFullPath(contentRoot)))
+        {
+            return; // the host reads these already
+        }
+
+        var sources = configuration.Sources;
+        var at = sources.Count;
+        while (at > 0 && sources[at - 1] is not JsonConfigurationSource)
+        {
+            at--;
+        }
+
+        foreach (var name in new[] { "appsettings.json", $"appsettings.{environmentName}.json" })
+        {
+            var file = Path.Combine(directory, name);
+            var source = new JsonConfigurationSource { Path = file, Optional = true, ReloadOnChange = false };
+            source.ResolveFileProvider();
+            try
+            {
+                sources.Insert(at++, source);
+            }
+            catch (InvalidDataException unreadable)
+            {
+                throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"{file} is not valid JSON{Where(unreadable)}"]);
+            }
+        }
+    }
+
+    /// <summary>Where the parser stopped, counted from 1 as editors count (System.Text.Json counts from 0), and why.</summary>
+    private static string Where(Exception unreadable)
+    {
+        for (Exception? inner = unreadable; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is System.Text.Json.JsonException { LineNumber: { } line, BytePositionInLine: { } position } json)
+            {
+                var reason = json.Message.IndexOf(" LineNumber:", StringComparison.Ordinal) is var end and > 0 ? json.Message[..end] : json.Message;
+                return string.Create(System.Globalization.CultureInfo.InvariantCulture, $" at line {line + 1}, byte {position + 1}: {reason}");
+            }
+        }
+
+        return $": {unreadable.InnerException?.Message ?? unreadable.Message}";
+    }
 
     public static void AddFreightSources(this IConfigurationBuilder configuration, string[] args)
     {

@@ -70,6 +70,7 @@ public sealed class FreightServer : IAsyncDisposable
         }
 
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        builder.Configuration.AddWorkingDirectoryFiles(builder.Environment.ContentRootPath, builder.Environment.EnvironmentName);
         builder.Configuration.AddFreightSources(args);
         configure?.Invoke(builder);
 

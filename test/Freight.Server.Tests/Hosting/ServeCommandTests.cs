@@ -116,6 +116,68 @@ public sealed partial class ServeCommandTests : IDisposable
             stderr.TrimEnd());
     }
 
+    /// <summary>
+    /// The appsettings.json where serve runs is read, above the defaults shipped beside the binary (whose
+    /// Logging:LogLevel:Default is Warning: a level of the working directory's own that loses to it would not be
+    /// checked) and below FREIGHT_ variables and the command line. It was ignored: the host reads the content root's.
+    /// </summary>
+    [Fact]
+    public async Task Serve_AppsettingsInTheWorkingDirectory_IsReadAboveTheShippedDefaults()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_directory, "appsettings.json"), """{ "Logging": { "LogLevel": { "Default": "Informaton" } } }""");
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"]);
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            "error: Logging:LogLevel:Default: 'Informaton' is not a log level (Trace, Debug, Information, Warning, Error, Critical, None).",
+            stderr.TrimEnd());
+    }
+
+    [Fact]
+    public async Task Serve_AppsettingsInTheWorkingDirectory_ConfiguresTheServerBelowEnvironmentAndCommandLine()
+    {
+        await File.WriteAllTextAsync(
+            Path.Combine(_directory, "appsettings.json"),
+            """{ "Freight": { "Urls": "http://127.0.0.1:0", "DataDirectory": "from-json", "MaxRequestBodyBytes": 1, "MaxLabPayloadBytes": 1 } }""");
+        await using var freight = FreightProcess.StartServe(
+            _directory,
+            ["--max-body-bytes", "16"],
+            new Dictionary<string, string> { ["FREIGHT_MaxLabPayloadBytes"] = "2", ["FREIGHT_MaxRequestBodyBytes"] = "8" });
+
+        var url = new Uri(Assert.Single(await freight.ReadUntilListeningAsync(1))["listening: ".Length..]);
+
+        Assert.True(Directory.Exists(Path.Combine(_directory, "from-json", "lab")));
+        using var client = new HttpClient();
+        using (var fromEnvironment = await client.GetAsync(new Uri(url, "/lab/download/file?size=2")))
+        {
+            Assert.Equal(HttpStatusCode.OK, fromEnvironment.StatusCode);
+        }
+
+        using (var fromCommandLine = await client.PostAsync(new Uri(url, "/lab/upload/freight"), new ByteArrayContent(Payloads.Bytes(16))))
+        {
+            Assert.Equal(HttpStatusCode.OK, fromCommandLine.StatusCode);
+        }
+
+        Assert.Equal(0, await freight.TerminateAsync());
+    }
+
+    [Fact]
+    public async Task Serve_AppsettingsInTheWorkingDirectoryNotJson_Exits2NamingTheFile()
+    {
+        var file = Path.Combine(_directory, "appsettings.json");
+        await File.WriteAllTextAsync(file, "{ \"Freight\": { \"Lab\": false, }\n  \"Logging\": {} }\n");
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"]);
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            $"error: {file} is not valid JSON at line 2, byte 3: '\"' is invalid after a value. Expected either ',', '}}', or ']'.",
+            stderr.TrimEnd());
+    }
+
     [Fact]
     public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
     {
