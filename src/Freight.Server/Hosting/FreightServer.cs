@@ -79,6 +79,7 @@ public sealed class FreightServer : IAsyncDisposable
         FreightConfiguration.CheckFreightSection(builder.Configuration, errors);
         LoggingSection.Check(builder.Configuration, errors);
         FreightServerOptions options;
+        var bound = true;
         try
         {
             options = builder.Configuration.GetSection(FreightServerOptions.SectionName).Get<FreightServerOptions>() ?? new FreightServerOptions();
@@ -88,6 +89,7 @@ public sealed class FreightServer : IAsyncDisposable
             // A value of the wrong type for its option, e.g. --max-body-bytes lots: refused by name above. The defaults
             // stand in so that every other option is still checked.
             options = new FreightServerOptions();
+            bound = false;
         }
         catch (InvalidOperationException unbindable)
         {
@@ -97,12 +99,25 @@ public sealed class FreightServer : IAsyncDisposable
 
         var kestrelLimits = KestrelLimitsSection.Read(builder.Configuration, out var kestrelErrors);
         errors.AddRange(options.Validate().Concat(kestrelErrors).Concat(KestrelSection.NotRead(builder.Configuration)));
-        // Read when an https:// address needs it, and checked whenever a file is named: Kestrel's own loader reads
-        // that key at start too, and would throw its stack for a file that is not there.
+        // Read when an https:// address needs it; its other keys are checked whenever they are set: Kestrel's own loader
+        // reads that section at start too, and would throw its stack for what it cannot use.
         var wantsHttps = ListenAddress.SplitUrls(options.Urls).Any(url => ListenAddress.TryParse(url, out var address, out _) && address!.Https);
-        var certificate = wantsHttps || builder.Configuration.GetSection(ServerCertificate.Section).GetChildren().Any()
-            ? ServerCertificate.Load(builder.Configuration, errors)
-            : null;
+        // A certificate file with no https:// address to present it would go unused without a word: refused, as other
+        // settings that do nothing are. An empty Path (--Kestrel:Certificates:Default:Path "") names none.
+        var certificatePath = builder.Configuration[ServerCertificate.Section + ":Path"];
+        X509Certificate2? certificate = null;
+        if (!wantsHttps && !string.IsNullOrEmpty(certificatePath))
+        {
+            if (bound)
+            {
+                errors.Add($"{ServerCertificate.Section}:Path '{certificatePath}' names a certificate but no --urls address is https://: add one (--urls \"http://…;https://…\"), or leave the certificate out.");
+            }
+        }
+        else if (wantsHttps || builder.Configuration.GetSection(ServerCertificate.Section).GetChildren().Any())
+        {
+            certificate = ServerCertificate.Load(builder.Configuration, errors);
+        }
+
         if (errors.Count > 0)
         {
             certificate?.Dispose();

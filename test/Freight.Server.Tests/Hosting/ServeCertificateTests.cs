@@ -91,6 +91,22 @@ public sealed class ServeCertificateTests : IDisposable
         Assert.Contains(says, line, StringComparison.Ordinal);
     }
 
+    /// <summary>A certificate with only http:// addresses was silently unused: the operator meant to serve HTTPS.</summary>
+    [Fact]
+    public async Task Serve_CertificateWithNoHttpsAddress_Exits2SayingNoAddressIsHttps()
+    {
+        using var certificate = NewCertificate("CN=files.example.test");
+        var settings = Write(certificate, "pem-and-key");
+
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0;h2c://127.0.0.1:0", "--data-dir", "data", .. settings]);
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            $"error: Kestrel:Certificates:Default:Path '{settings[1]}' names a certificate but no --urls address is https://: add one (--urls \"http://…;https://…\"), or leave the certificate out.",
+            stderr.TrimEnd());
+    }
+
     private static X509Certificate2 NewCertificate(string subject)
     {
         using var key = ECDsa.Create(ECCurve.NamedCurves.nistP256);
