@@ -128,6 +128,37 @@ public sealed class UploadPipelineTests
     }
 
     [Fact]
+    public async Task CopyAsync_ReadCanceledNotForTheStop_ReadsPastItAndCopiesAll()
+    {
+        // Kestrel cancels its input's pending read for its own ends (a graceful stop, its rate checks).
+        var pipe = new Pipe();
+        var sink = new RecordingSink();
+        var body = DeterministicPayload.Create(3000);
+        var copy = UploadPipeline.CopyAsync(new PipeBodySource(pipe.Reader, 2000, new UploadStop()), sink, digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
+        await pipe.Writer.WriteAsync(body.AsMemory(0, 1000));
+
+        pipe.Reader.CancelPendingRead();
+        await pipe.Writer.WriteAsync(body.AsMemory(1000));
+        await pipe.Writer.CompleteAsync();
+
+        Assert.Equal(3000, await copy);
+        Assert.Equal(body, sink.Received.ToArray());
+    }
+
+    [Fact]
+    public async Task CopyAsync_ReadCanceledForTheStop_ThrowsCanceled()
+    {
+        var pipe = new Pipe();
+        var stop = new UploadStop();
+        var copy = UploadPipeline.CopyAsync(new PipeBodySource(pipe.Reader, 1000, stop), new RecordingSink(), digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
+
+        stop.Request();
+        pipe.Reader.CancelPendingRead();
+
+        await Assert.ThrowsAsync<OperationCanceledException>(() => copy);
+    }
+
+    [Fact]
     public async Task CopyAsync_SinkFails_ThrowsItsErrorAndLeavesSourceAdvanced()
     {
         var body = DeterministicPayload.Create(10_000);
