@@ -35,6 +35,13 @@ public static class FreightServiceCollectionExtensions
         services.TryAddSingleton(static provider => provider.GetRequiredService<IOptions<FilesOptions>>().Value);
         services.TryAddSingleton<FilesAccess>();
         services.TryAddSingleton<UploadLimiter>();
+        if (!services.Any(static service => service.ServiceType == typeof(StoppingUploads)))
+        {
+            // The host's stop: logged when it begins, and the uploads still running just before its timeout answered 503.
+            services.AddSingleton<StoppingUploads>();
+            services.AddHostedService(static provider => provider.GetRequiredService<StoppingUploads>());
+        }
+
         services.TryAddSingleton(static provider => UploadSettings.From(provider));
         // The parser's defaults, unless the app registered limits of its own first.
         services.TryAddSingleton(new MultipartLimits());

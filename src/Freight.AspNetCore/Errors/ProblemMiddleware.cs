@@ -16,7 +16,12 @@ namespace Freight.AspNetCore.Errors;
 /// endpoints (their route groups) always, and a whole app with <c>UseFreightProblems()</c>, which also gives a body to
 /// what routing answers without one (404, 405, 415); nested, the inner one answers.
 /// </summary>
-internal sealed partial class ProblemMiddleware(IProblemDetailsService problems, IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures, ILogger<ProblemMiddleware> logger)
+internal sealed partial class ProblemMiddleware(
+    IProblemDetailsService problems,
+    IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures,
+    ILogger<ProblemMiddleware> logger,
+    Files.UploadLimiter? uploads = null,
+    Microsoft.Extensions.Hosting.IHostApplicationLifetime? lifetime = null)
 {
     /// <summary>
     /// The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, routing's bodiless answers, and
@@ -75,6 +80,12 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
         {
             await next(context);
         }
+        catch (Exception exception) when (IsStopCut(context, exception))
+        {
+            // First: once the host's stop cut the uploads, Kestrel's own resets look like clients going away too.
+            await AnswerStoppingAsync(context, exception);
+            return;
+        }
         catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
         {
             UploadTelemetry.Current(context)?.Abort();
@@ -95,6 +106,56 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
             await AnswerAsync(context, refusal.Problem, Classify(refusal.Problem)!.Value);
         }
     }
+
+    /// <summary>
+    /// A request the host's stop cut (<see cref="Hosting.StoppingUploads"/>): an upload its body read ended, or what
+    /// Kestrel reset at the timeout. The server's doing, so not "the client went away", and not a 500 with a stack:
+    /// Warning, for an operator who should know that a stop lost uploads, and a 503 while the response can still be
+    /// written. A PUT's or POST's store write was aborted by the handler's disposal; a tus PATCH keeps what arrived.
+    /// </summary>
+    private async Task AnswerStoppingAsync(HttpContext context, Exception exception)
+    {
+        UploadTelemetry.Current(context)?.Abort();
+        LogStopCut(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, TraceId(context));
+        if (context.Response.HasStarted || context.RequestAborted.IsCancellationRequested)
+        {
+            context.Abort();
+            return;
+        }
+
+        context.Response.Clear();
+        context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+        if (IsHttp1(context))
+        {
+            // The rest of the body is not read, and the server is going.
+            context.Response.Headers.Connection = "close";
+        }
+
+        await problems.TryWriteAsync(new ProblemDetailsContext
+        {
+            HttpContext = context,
+            ProblemDetails = new ProblemDetails
+            {
+                Status = StatusCodes.Status503ServiceUnavailable,
+                Title = "Server stopping",
+                Detail = "The server is stopping and cut this request off before it ended; send it again once the server is back (a tus upload: ask its offset, then continue).",
+            },
+        });
+        StopReadingRequests(context);
+    }
+
+    /// <summary>
+    /// Whether the host's stop ended the request: it cut the uploads in flight (and Kestrel resets what is left), or, while
+    /// requests drain, a body read came back canceled with the client still there. Kestrel's graceful stop cancels its
+    /// HTTP/1.1 input's pending read, which a reader that examined past what it consumed sees (a multipart body's
+    /// parser; the upload copy loop reads past it, <see cref="Freight.Uploads.PipeBodySource"/>): once a 500.
+    /// </summary>
+    private bool IsStopCut(HttpContext context, Exception exception) =>
+        uploads is { StopCut: true }
+        || (exception is OperationCanceledException && !context.RequestAborted.IsCancellationRequested && lifetime is { ApplicationStopping.IsCancellationRequested: true });
+
+    private static bool IsHttp1(HttpContext context) =>
+        HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol);
 
     /// <summary>
     /// Answers the request with <paramref name="problem"/> once its handler returns, as if the handler had thrown it, but
@@ -183,7 +244,7 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
     /// </summary>
     private static void StopReadingRequests(HttpContext context)
     {
-        if (HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol))
+        if (IsHttp1(context))
         {
             context.Features.Get<IConnectionLifetimeNotificationFeature>()?.RequestClose();
         }
@@ -352,6 +413,9 @@ internal sealed partial class ProblemMiddleware(IProblemDetailsService problems,
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+
+    [LoggerMessage(5, LogLevel.Warning, "{Method} {Path}: cut off, the server is stopping ({Exception}; trace {TraceId})")]
+    private static partial void LogStopCut(ILogger logger, string method, string path, string exception, string traceId);
 
     [LoggerMessage(4, LogLevel.Error, "{Method} {Path} failed (trace {TraceId})")]
     private static partial void LogFailed(ILogger logger, string method, string path, string traceId, Exception exception);

@@ -176,6 +176,7 @@ public sealed class FreightServer : IAsyncDisposable
             form.MultipartBodyLengthLimit = options.MaxRequestBodyBytes;
         });
         builder.Services.AddSingleton(Microsoft.Extensions.Options.Options.Create(options));
+        builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         // The lab's store (its ?sink=file uploads) at the data directory's root; the files API has its own (keyed).
         builder.Services.AddSingleton<IObjectStore>(_ =>
         {

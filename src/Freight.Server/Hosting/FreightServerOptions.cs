@@ -138,6 +138,13 @@ public sealed class FreightServerOptions
     /// </summary>
     public bool StopWhenInputCloses { get; set; }
 
+    /// <summary>
+    /// How long a stop (SIGTERM, Ctrl+C) waits for requests in flight before Kestrel resets their connections: the
+    /// host's <c>HostOptions.ShutdownTimeout</c>, 30 s as the host's default. Uploads still running 2 s before it ends
+    /// are cut and answered 503 (docs/server.md, "Stopping").
+    /// </summary>
+    public TimeSpan ShutdownTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
     /// <summary>The file-system store's root in effect: <see cref="ServeFilesOptions.Directory"/>, or <c>files</c> under the data directory.</summary>
     public string FilesDirectory => string.IsNullOrEmpty(Files.Directory) ? Path.Combine(DataDirectory, "files") : Files.Directory;
 
@@ -191,6 +198,11 @@ public sealed class FreightServerOptions
         if (TransportBulkBlocks < 0)
         {
             errors.Add($"Freight:TransportBulkBlocks is {TransportBulkBlocks}: it must be at least 0.");
+        }
+
+        if (ShutdownTimeout < TimeSpan.Zero)
+        {
+            errors.Add($"Freight:ShutdownTimeout is {ShutdownTimeout}: use 0 or more, e.g. 00:00:30 (30 s).");
         }
 
         if (FileCache.MaxCachedFileBytes < 0 || FileCache.MaxCachedBytes < 0 || FileCache.MaxEntries < 1 || FileCache.RevalidateAfter < TimeSpan.Zero || FileCache.MaxOpenFiles < 0)

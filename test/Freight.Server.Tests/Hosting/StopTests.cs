@@ -1,0 +1,159 @@
+using System.Net;
+using System.Text.Json;
+using UploadLimiter = Freight.AspNetCore.Files.UploadLimiter;
+using Freight.Server.Tests.Files;
+using Freight.Server.Tests.Infrastructure;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace Freight.Server.Tests.Hosting;
+
+/// <summary>
+/// Stopping the server (SIGTERM, Ctrl+C: the host's StopAsync) with uploads in flight. It says so once, waits up to
+/// Freight:ShutdownTimeout for them, and answers those still running at its end 503 "Server stopping", logged as the
+/// stop's doing at Warning: not a client that went away, not a 500 with a stack, nothing of a PUT stored.
+/// </summary>
+public sealed class StopTests
+{
+    // Bounded waits for the server to get there, not timing assertions.
+    private static readonly TimeSpan s_patience = TimeSpan.FromSeconds(20);
+
+    [Fact]
+    public async Task Stop_UploadsStillStreamingAtTheTimeout_AnsweredServerStoppingAndNothingStored()
+    {
+        var server = new StoppingServer();
+        await server.InitializeAsync();
+        var released = new TaskCompletionSource();
+        try
+        {
+            var key = FilesApi.NewRoot() + "/cut.bin";
+
+            // HTTP/1.1 PUT over a raw socket: a 1 MiB body of which 1000 bytes come.
+            await using var put = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await put.SendAsync(RawHttpConnection.Head("PUT", server.HttpAddress, "/files/" + key, "Content-Length: 1048576"));
+            await put.SendAsync(new byte[1000]);
+
+            // HTTP/2 tus PATCH: 1000 bytes of 1 MiB, then the body waits.
+            using var create = server.Request(HttpMethod.Post, Protocol.Http2, "/tus/");
+            create.Headers.Add("Tus-Resumable", "1.0.0");
+            create.Headers.Add("Upload-Length", "1048576");
+            using var created = await server.Client.SendAsync(create);
+            Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+            using var patch = server.Request(HttpMethod.Patch, Protocol.Http2, created.Headers.Location!.OriginalString);
+            patch.Headers.Add("Tus-Resumable", "1.0.0");
+            patch.Headers.Add("Upload-Offset", "0");
+            patch.Content = new StalledContent(1000, released.Task);
+            patch.Content.Headers.ContentType = new("application/offset+octet-stream");
+            patch.Content.Headers.ContentLength = 1048576;
+            var patched = server.Client.SendAsync(patch);
+
+            var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
+            Assert.True(await EventuallyAsync(() => uploads.InFlight == 2), "the two uploads never got under way");
+            var mark = server.Logs.Count;
+            var stopping = server.Server.App.StopAsync();
+
+            var putAnswer = await put.ReadResponseAsync();
+            AssertServerStopping(putAnswer.StatusCode, putAnswer.Header("Content-Type"), putAnswer.BodyText);
+            Assert.Equal("close", putAnswer.Header("Connection"));
+            using var patchAnswer = await patched;
+            AssertServerStopping((int)patchAnswer.StatusCode, patchAnswer.Content.Headers.ContentType?.ToString(), await patchAnswer.Content.ReadAsStringAsync());
+            await stopping;
+
+            var logged = server.Logs.Since(mark, LogLevel.Information);
+            Assert.Single(logged, log => log.Level == LogLevel.Information && log.Message == "stopping: waiting up to 4 s for requests in flight (2 uploads)");
+            Assert.Single(logged, log => log.Level == LogLevel.Warning && log.Message.StartsWith($"PUT /files/{key}: cut off, the server is stopping", StringComparison.Ordinal));
+            Assert.Single(logged, log => log.Level == LogLevel.Warning && log.Message.StartsWith("PATCH /tus/", StringComparison.Ordinal) && log.Message.Contains(": cut off, the server is stopping", StringComparison.Ordinal));
+            Assert.DoesNotContain(logged, log => log.Message.Contains("went away", StringComparison.Ordinal));
+            Assert.Empty(server.Logs.Since(mark, LogLevel.Error));
+            Assert.False(File.Exists(server.DiskPath(key)), "the cut PUT's file is visible");
+            Assert.Empty(server.FilesTempFiles());
+        }
+        finally
+        {
+            released.TrySetResult();
+            await server.DisposeAsync();
+        }
+    }
+
+    [Fact]
+    public async Task Stop_UploadEndsWithinTheTimeout_Stored()
+    {
+        var server = new StoppingServer();
+        await server.InitializeAsync();
+        try
+        {
+            var key = FilesApi.NewRoot() + "/drained.bin";
+            var content = FilesApi.Content(2000);
+            await using var put = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await put.SendAsync(RawHttpConnection.Head("PUT", server.HttpAddress, "/files/" + key, "Content-Length: 2000"));
+            await put.SendAsync(content.AsMemory(0, 1000));
+            var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
+            Assert.True(await EventuallyAsync(() => uploads.InFlight == 1), "the upload never got under way");
+            var mark = server.Logs.Count;
+
+            var stopping = server.Server.App.StopAsync();
+            Assert.True(await EventuallyAsync(() => server.Logs.Since(mark).Any(log => log.Message.StartsWith("stopping:", StringComparison.Ordinal))), "the stop was not logged");
+            await put.SendAsync(content.AsMemory(1000));
+
+            var answer = await put.ReadResponseAsync();
+            Assert.True(answer.StatusCode == 201, string.Join("\n", server.Logs.Since(mark, LogLevel.Debug)));
+            await stopping;
+            Assert.Equal(content, await File.ReadAllBytesAsync(server.DiskPath(key)));
+            Assert.DoesNotContain(server.Logs.Since(mark), log => log.Message.Contains("cut off", StringComparison.Ordinal));
+        }
+        finally
+        {
+            await server.DisposeAsync();
+        }
+    }
+
+    private static void AssertServerStopping(int status, string? contentType, string body)
+    {
+        Assert.True(status == 503, $"expected 503, got {status}: {body}");
+        Assert.StartsWith("application/problem+json", contentType, StringComparison.Ordinal);
+        using var problem = JsonDocument.Parse(body);
+        Assert.Equal(503, problem.RootElement.GetProperty("status").GetInt32());
+        Assert.Equal("Server stopping", problem.RootElement.GetProperty("title").GetString());
+    }
+
+    private static async Task<bool> EventuallyAsync(Func<bool> condition)
+    {
+        var deadline = DateTime.UtcNow + s_patience;
+        while (!condition())
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                return false;
+            }
+
+            await Task.Delay(20);
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// 4 s to stop: the uploads are cut 2 s in. No minimum upload rate: the stalled bodies must be cut by the stop,
+    /// not by Kestrel's rate check.
+    /// </summary>
+    private sealed class StoppingServer() : FilesServer("--Freight:ShutdownTimeout", "00:00:04", "--Freight:Files:MinUploadBytesPerSecond", "0", "--Freight:Lab", "false");
+
+    /// <summary>A body that sends <c>sent</c> bytes, then waits until <c>released</c> or its request is cancelled.</summary>
+    private sealed class StalledContent(int sent, Task released) : HttpContent
+    {
+        protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context) => SerializeToStreamAsync(stream, context, CancellationToken.None);
+
+        protected override async Task SerializeToStreamAsync(Stream stream, TransportContext? context, CancellationToken cancellationToken)
+        {
+            await stream.WriteAsync(new byte[sent], cancellationToken);
+            await stream.FlushAsync(cancellationToken);
+            await released.WaitAsync(cancellationToken);
+        }
+
+        protected override bool TryComputeLength(out long length)
+        {
+            length = 0;
+            return false;
+        }
+    }
+}
