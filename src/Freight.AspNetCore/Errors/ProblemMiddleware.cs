@@ -21,7 +21,8 @@ internal sealed partial class ProblemMiddleware(
     IEnumerable<Freight.Storage.IStoreFailureClassifier> storeFailures,
     ILogger<ProblemMiddleware> logger,
     Files.UploadLimiter? uploads = null,
-    Microsoft.Extensions.Hosting.IHostApplicationLifetime? lifetime = null)
+    Microsoft.Extensions.Hosting.IHostApplicationLifetime? lifetime = null,
+    Files.FilesOptions? files = null)
 {
     /// <summary>
     /// The whole app's (<c>UseFreightProblems()</c>): the errors of everything after it, routing's bodiless answers, and
@@ -317,6 +318,8 @@ internal sealed partial class ProblemMiddleware(
     private (int Status, string Title, string? Detail)? Classify(Exception exception) => exception switch
     {
         BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } => (413, "Request body too large", null),
+        // Kestrel's minimum body rate, which AddFreightFiles sets from its own option: Kestrel's message names its key.
+        BadHttpRequestException { StatusCode: StatusCodes.Status408RequestTimeout } => (408, "Request timeout", TooSlow()),
         BadHttpRequestException bad => (bad.StatusCode, "Bad request", null),
         // Kestrel's chunked parser refuses a chunk size past 31 bits with an IOException around the overflow
         // (every other malformed chunk is a BadHttpRequestException): the client's framing, RFC 9112 §7.1.
@@ -336,6 +339,12 @@ internal sealed partial class ProblemMiddleware(
             _ => null,
         },
     };
+
+    /// <summary>The 408's detail: the slowest body the server takes, under Freight's option, not Kestrel's.</summary>
+    private string TooSlow() => files is { MinUploadBytesPerSecond: > 0 and var rate }
+        ? string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"The body arrived slower than {rate:0.###} bytes/s ({Files.FilesOptions.SectionName}:MinUploadBytesPerSecond), the slowest upload the server takes after a 5 s grace period.")
+        : "The body arrived slower than the server's minimum data rate (Kestrel's MinRequestBodyDataRate).";
 
     private Freight.Storage.StoreFailure StoreFailureOf(Exception exception)
     {
