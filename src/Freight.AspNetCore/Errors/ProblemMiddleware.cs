@@ -62,7 +62,7 @@ internal sealed partial class ProblemMiddleware(
 
         context.Response.Clear();
         context.Response.StatusCode = StatusCodes.Status500InternalServerError;
-        if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
+        if (HasUnreadBody(context))
         {
             context.Response.Headers.Connection = "close";
         }
@@ -155,6 +155,14 @@ internal sealed partial class ProblemMiddleware(
         uploads is { StopCut: true }
         || (exception is OperationCanceledException && !context.RequestAborted.IsCancellationRequested && lifetime is { ApplicationStopping.IsCancellationRequested: true });
 
+    /// <summary>
+    /// Whether an HTTP/1.x request may still have body bytes on its connection, which the answer's <c>Connection:
+    /// close</c> keeps Kestrel from draining. Not on HTTP/2, where Connection is no field (RFC 9113 §8.2.2): Kestrel
+    /// removed it with a warning for every refused upload (Kestrel[41]), and resets the stream's unread body itself.
+    /// </summary>
+    private static bool HasUnreadBody(HttpContext context) =>
+        IsHttp1(context) && (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0);
+
     private static bool IsHttp1(HttpContext context) =>
         HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol);
 
@@ -213,7 +221,7 @@ internal sealed partial class ProblemMiddleware(
         }
 
         // A request body is not read further: close the connection rather than drain a huge body.
-        if (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0)
+        if (HasUnreadBody(context))
         {
             context.Response.Headers.Connection = "close";
         }
