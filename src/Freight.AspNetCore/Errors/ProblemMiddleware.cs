@@ -378,6 +378,8 @@ internal sealed partial class ProblemMiddleware(
         var reason = status switch
         {
             _ when cutOff => null,
+            StatusCodes.Status401Unauthorized => UploadRefusal.Unauthorized,
+            StatusCodes.Status403Forbidden => UploadRefusal.Forbidden,
             StatusCodes.Status413PayloadTooLarge => UploadRefusal.TooLarge,
             StatusCodes.Status412PreconditionFailed => UploadRefusal.Precondition,
             StatusCodes.Status409Conflict or StatusCodes.Status423Locked => UploadRefusal.Conflict,
@@ -417,7 +419,19 @@ internal sealed partial class ProblemMiddleware(
     }
 
     private static void LogRejected(ILogger logger, HttpContext context, int status, string reason) =>
-        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, context.Request.Method, context.Request.Path, status, reason, TraceId(context));
+        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, context.Request.Method, context.Request.Path, status, reason, Client(context), TraceId(context));
+
+    /// <summary>
+    /// Who was refused, for an operator (a client repeating 401s, one always too slow): the connection's address, an
+    /// IPv4 client of a dual-stack listener as IPv4; behind a proxy, the proxy's unless the app applies forwarded
+    /// headers first (<c>UseForwardedHeaders</c>).
+    /// </summary>
+    private static string Client(HttpContext context) => context.Connection.RemoteIpAddress switch
+    {
+        null => "unknown",
+        { IsIPv4MappedToIPv6: true } mapped => mapped.MapToIPv4().ToString(),
+        var address => address.ToString(),
+    };
 
     /// <summary>
     /// The id the problem body carries as <c>traceId</c> (ASP.NET Core's writer: the request's activity, else its
@@ -425,8 +439,8 @@ internal sealed partial class ProblemMiddleware(
     /// </summary>
     private static string TraceId(HttpContext context) => System.Diagnostics.Activity.Current?.Id ?? context.TraceIdentifier;
 
-    [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason} (trace {TraceId})")]
-    private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason, string traceId);
+    [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason} (client {Client}, trace {TraceId})")]
+    private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason, string client, string traceId);
 
     [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
     private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);

@@ -19,9 +19,10 @@ internal sealed class FilesAccess(FilesOptions options)
     /// <summary>
     /// Whether the request may not read, or write when <paramref name="write"/>: if so, its 401 problem (403 for a read
     /// token writing; with <c>WWW-Authenticate</c>) is set to answer it (<see cref="ProblemMiddleware.Refuse"/>, without a throw: any client
-    /// can send a request without a token), and the caller returns.
+    /// can send a request without a token), and the caller returns. A refused <paramref name="upload"/> (its protocol)
+    /// counts as an upload refused for its token, as any other refused upload counts.
     /// </summary>
-    public bool Refuses(HttpContext context, bool write)
+    public bool Refuses(HttpContext context, bool write, KeyValuePair<string, object?>? upload = null)
     {
         ArgumentNullException.ThrowIfNull(context);
         if (IsOpen)
@@ -32,6 +33,7 @@ internal sealed class FilesAccess(FilesOptions options)
         var header = context.Request.Headers.Authorization.ToString();
         if (!header.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase))
         {
+            StartRefused(context, upload);
             ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\"", "This server needs a bearer token: send Authorization: Bearer TOKEN."));
             return true;
         }
@@ -47,14 +49,25 @@ internal sealed class FilesAccess(FilesOptions options)
         {
             // RFC 6750 §3.1: a valid token without the right is insufficient_scope, 403; a client that took it for
             // invalid_token would look for a new token, where it needs one that may write.
+            StartRefused(context, upload);
             ProblemMiddleware.Refuse(context, new ProblemException(StatusCodes.Status403Forbidden, "Forbidden", "The token may read, not write: writing takes a write token.",
                 new Dictionary<string, string> { ["WWW-Authenticate"] = "Bearer realm=\"freight\", error=\"insufficient_scope\"" }));
             return true;
         }
 
         // RFC 6750 §3.1: invalid_token for a token that is not accepted.
+        StartRefused(context, upload);
         ProblemMiddleware.Refuse(context, Unauthorized("Bearer realm=\"freight\", error=\"invalid_token\"", "The token is not valid here."));
         return true;
+    }
+
+    /// <summary>The refused upload, started for the problem middleware to end as refused (unauthorized, forbidden).</summary>
+    private static void StartRefused(HttpContext context, KeyValuePair<string, object?>? upload)
+    {
+        if (upload is { } protocol)
+        {
+            Freight.Telemetry.UploadTelemetry.Start(context, protocol, key: null);
+        }
     }
 
     private static bool Matches(byte[] presented, byte[][] tokens)

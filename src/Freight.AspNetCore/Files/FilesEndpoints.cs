@@ -45,7 +45,7 @@ internal static class FilesEndpoints
 
     private static async Task PutAsync(HttpContext context, IObjectStore store, FilesAccess access, UploadSettings settings)
     {
-        if (access.Refuses(context, write: true))
+        if (access.Refuses(context, write: true, Freight.Telemetry.FreightTelemetry.Put))
         {
             return;
         }

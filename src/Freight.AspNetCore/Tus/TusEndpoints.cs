@@ -110,7 +110,7 @@ internal sealed class TusUploads(
     public async Task CreateAsync(HttpContext context)
     {
         var request = context.Request;
-        if (access.Refuses(context, write: true))
+        if (access.Refuses(context, write: true, HasBody(context) ? FreightTelemetry.Tus : null))
         {
             return;
         }
@@ -323,7 +323,7 @@ internal sealed class TusUploads(
     public async Task PatchAsync(HttpContext context)
     {
         var request = context.Request;
-        if (access.Refuses(context, write: true))
+        if (access.Refuses(context, write: true, FreightTelemetry.Tus))
         {
             return;
         }

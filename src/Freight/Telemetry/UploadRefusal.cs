@@ -10,4 +10,6 @@ internal static class UploadRefusal
     public const string OutOfSpace = "out_of_space";
     public const string BadRequest = "bad_request";
     public const string Quota = "quota";
+    public const string Unauthorized = "unauthorized";
+    public const string Forbidden = "forbidden";
 }

@@ -50,8 +50,8 @@ public sealed class RoutingProblemTests(BuildingBlocksServer server) : IClassFix
         using var problem = System.Text.Json.JsonDocument.Parse(response.BodyText);
         Assert.Equal("GET /nowhere/at/all: no route matches the path.", problem.RootElement.GetProperty("detail").GetString());
         var logged = Assert.Single(server.Logs.Since(mark));
-        // The line names the trace id the body carries, so that a client's report finds it.
-        Assert.Contains($"(trace {problem.RootElement.GetProperty("traceId").GetString()})", logged.Message, StringComparison.Ordinal);
+        // The line names the client, and the trace id the body carries, so that a client's report finds it.
+        Assert.Contains($"(client 127.0.0.1, trace {problem.RootElement.GetProperty("traceId").GetString()})", logged.Message, StringComparison.Ordinal);
         Assert.Equal(typeof(ProblemMiddleware).FullName, logged.Category);
         Assert.Equal(Microsoft.Extensions.Logging.LogLevel.Information, logged.Level);
         Assert.Contains("GET /nowhere/at/all rejected with 404", logged.Message, StringComparison.Ordinal);
