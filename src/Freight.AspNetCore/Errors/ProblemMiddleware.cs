@@ -60,18 +60,8 @@ internal sealed partial class ProblemMiddleware(
             return;
         }
 
-        context.Response.Clear();
-        context.Response.StatusCode = StatusCodes.Status500InternalServerError;
-        if (HasUnreadBody(context))
-        {
-            context.Response.Headers.Connection = "close";
-        }
-
-        await problems.TryWriteAsync(new ProblemDetailsContext
-        {
-            HttpContext = context,
-            ProblemDetails = new ProblemDetails { Status = StatusCodes.Status500InternalServerError, Detail = "The server failed to answer; the failure is in its log." },
-        });
+        await WriteProblemAsync(context, closeConnection: HasUnreadBody(context),
+            new ProblemDetails { Status = StatusCodes.Status500InternalServerError, Detail = "The server failed to answer; the failure is in its log." });
     }
 
     /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
@@ -124,25 +114,27 @@ internal sealed partial class ProblemMiddleware(
             return;
         }
 
-        context.Response.Clear();
-        context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
-        if (IsHttp1(context))
+        // The rest of the body is not read, and the server is going.
+        await WriteProblemAsync(context, closeConnection: IsHttp1(context), new ProblemDetails
         {
-            // The rest of the body is not read, and the server is going.
+            Status = StatusCodes.Status503ServiceUnavailable,
+            Title = "Server stopping",
+            Detail = "The server is stopping and cut this request off before it ended; send it again once the server is back (a tus upload: ask its offset, then continue).",
+        });
+        StopReadingRequests(context);
+    }
+
+    /// <summary>A problem of the middleware's own (a 500, the stop's 503), in place of whatever the handler had set.</summary>
+    private async Task WriteProblemAsync(HttpContext context, bool closeConnection, ProblemDetails problem)
+    {
+        context.Response.Clear();
+        context.Response.StatusCode = problem.Status!.Value;
+        if (closeConnection)
+        {
             context.Response.Headers.Connection = "close";
         }
 
-        await problems.TryWriteAsync(new ProblemDetailsContext
-        {
-            HttpContext = context,
-            ProblemDetails = new ProblemDetails
-            {
-                Status = StatusCodes.Status503ServiceUnavailable,
-                Title = "Server stopping",
-                Detail = "The server is stopping and cut this request off before it ended; send it again once the server is back (a tus upload: ask its offset, then continue).",
-            },
-        });
-        StopReadingRequests(context);
+        await problems.TryWriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = problem });
     }
 
     /// <summary>

@@ -15,9 +15,6 @@ namespace Freight.Server.Tests.Hosting;
 /// </summary>
 public sealed class StopTests
 {
-    // Bounded waits for the server to get there, not timing assertions.
-    private static readonly TimeSpan s_patience = TimeSpan.FromSeconds(20);
-
     [Fact]
     public async Task Stop_UploadsStillStreamingAtTheTimeout_AnsweredServerStoppingAndNothingStored()
     {
@@ -48,7 +45,7 @@ public sealed class StopTests
             var patched = server.Client.SendAsync(patch);
 
             var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
-            Assert.True(await EventuallyAsync(() => uploads.InFlight == 2), "the two uploads never got under way");
+            Assert.True(await FilesApi.EventuallyAsync(() => uploads.InFlight == 2), "the two uploads never got under way");
             var mark = server.Logs.Count;
             var stopping = server.Server.App.StopAsync();
 
@@ -88,11 +85,11 @@ public sealed class StopTests
             await put.SendAsync(RawHttpConnection.Head("PUT", server.HttpAddress, "/files/" + key, "Content-Length: 2000"));
             await put.SendAsync(content.AsMemory(0, 1000));
             var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
-            Assert.True(await EventuallyAsync(() => uploads.InFlight == 1), "the upload never got under way");
+            Assert.True(await FilesApi.EventuallyAsync(() => uploads.InFlight == 1), "the upload never got under way");
             var mark = server.Logs.Count;
 
             var stopping = server.Server.App.StopAsync();
-            Assert.True(await EventuallyAsync(() => server.Logs.Since(mark).Any(log => log.Message.StartsWith("stopping:", StringComparison.Ordinal))), "the stop was not logged");
+            Assert.True(await FilesApi.EventuallyAsync(() => server.Logs.Since(mark).Any(log => log.Message.StartsWith("stopping:", StringComparison.Ordinal))), "the stop was not logged");
             await put.SendAsync(content.AsMemory(1000));
 
             var answer = await put.ReadResponseAsync();
@@ -114,22 +111,6 @@ public sealed class StopTests
         using var problem = JsonDocument.Parse(body);
         Assert.Equal(503, problem.RootElement.GetProperty("status").GetInt32());
         Assert.Equal("Server stopping", problem.RootElement.GetProperty("title").GetString());
-    }
-
-    private static async Task<bool> EventuallyAsync(Func<bool> condition)
-    {
-        var deadline = DateTime.UtcNow + s_patience;
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                return false;
-            }
-
-            await Task.Delay(20);
-        }
-
-        return true;
     }
 
     /// <summary>
