@@ -9,6 +9,7 @@ using Freight.Resumable;
 using Freight.Storage;
 using Freight.Telemetry;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -123,6 +124,6 @@ public static class FreightServiceCollectionExtensions
         }
 
         options.ValidateOnStart();
-        services.AddSingleton<IValidateOptions<TOptions>>(new SectionValidator<TOptions>(section, validate));
+        services.AddSingleton<IValidateOptions<TOptions>>(provider => new SectionValidator<TOptions>(section, validate, provider.GetService<IConfiguration>()));
     }
 }

@@ -61,6 +61,22 @@ public sealed class RegistrationTests : IDisposable
         Assert.StartsWith(named, Assert.Single(invalid.Failures), StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// One token where the options take a list (<c>WriteTokens=T</c>, the form an environment variable or a plain key
+    /// invites): the binder drops it without a word, which started the files API open to anyone.
+    /// </summary>
+    [Theory]
+    [InlineData("Blobs:WriteTokens")]
+    [InlineData("Blobs:ReadTokens")]
+    public async Task StartAsync_OneTokenWithoutAnIndex_FailsSayingHowToGiveTheList(string key)
+    {
+        await using var app = BuildApp(new() { [key] = "token-1" }, services => services.AddFreightMemoryStore());
+
+        var invalid = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.Equal($"{key} is a list: give each value its index ({key}:0, :1, … or a JSON array); one value without an index is not read.", Assert.Single(invalid.Failures));
+    }
+
     [Theory]
     [InlineData("Bucket:Bucket", "")]
     [InlineData("Bucket:Endpoint", "ftp://127.0.0.1:7480")]
