@@ -45,6 +45,11 @@ internal sealed partial class StoppingUploads(IHostApplicationLifetime lifetime,
 
     private void OnStopping()
     {
+        if (!lifetime.ApplicationStarted.IsCancellationRequested)
+        {
+            return; // a start that failed (an address it could not listen on): no request ever ran
+        }
+
         var timeout = host.Value.ShutdownTimeout;
         var seconds = timeout == Timeout.InfiniteTimeSpan ? "ever" : "up to " + timeout.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture) + " s";
         LogStopping(logger, seconds, Uploads(uploads.InFlight));
