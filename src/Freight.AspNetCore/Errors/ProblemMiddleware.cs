@@ -410,8 +410,16 @@ internal sealed partial class ProblemMiddleware(
         }
     }
 
-    private static void LogRejected(ILogger logger, HttpContext context, int status, string reason) =>
-        LogRefused(logger, status < 500 ? LogLevel.Information : LogLevel.Warning, context.Request.Method, context.Request.Path, status, reason, Client(context), TraceId(context));
+    private static void LogRejected(ILogger logger, HttpContext context, int status, string reason)
+    {
+        // The client's address and the trace id are formatted only for a line that is written: a flood of refusals
+        // with the category at Warning (as docs/library.md advises) would otherwise allocate both for nothing.
+        var level = status < 500 ? LogLevel.Information : LogLevel.Warning;
+        if (logger.IsEnabled(level))
+        {
+            LogRefused(logger, level, context.Request.Method, context.Request.Path, status, reason, Client(context), TraceId(context));
+        }
+    }
 
     /// <summary>
     /// Who was refused, for an operator (a client repeating 401s, one always too slow): the connection's address, an
