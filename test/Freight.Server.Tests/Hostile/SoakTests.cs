@@ -70,7 +70,7 @@ public sealed class SoakTests(ITestOutputHelper output) : IDisposable
 
         var filesChecked = await SoakVerification.VerifyAsync(address, _directory, clients, shared, counters);
         Assert.Equal(0, await serve.TerminateAsync());
-        var errorLines = (await log).Split('\n').Count(line => line.StartsWith("fail:", StringComparison.Ordinal) || line.StartsWith("crit:", StringComparison.Ordinal));
+        var errorLines = (await log).Split('\n').Count(ServeLogLines.IsError);
 
         var warmUp = SoakSettings.WarmUpSeconds(sampler.Samples[^1].Seconds);
         var measured = sampler.Samples.Where(s => s.Seconds >= warmUp).ToList();

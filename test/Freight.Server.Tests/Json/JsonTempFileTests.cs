@@ -1,5 +1,6 @@
 using System.Net;
 using Freight.Lab.Json;
+using Freight.Server.Tests.Infrastructure;
 
 namespace Freight.Server.Tests.Json;
 
@@ -96,8 +97,8 @@ public sealed class JsonTempFileTests
     {
         var (exitCode, output) = await server.StopAsync();
         Assert.Equal(0, exitCode);
-        Assert.DoesNotContain(output, line => line.StartsWith("fail:", StringComparison.Ordinal) || line.StartsWith("crit:", StringComparison.Ordinal));
+        Assert.DoesNotContain(output, ServeLogLines.IsError);
         // The log level took effect (Information lines are there), so the absence of errors means something.
-        Assert.Contains(output, line => line.StartsWith("info:", StringComparison.Ordinal));
+        Assert.Contains(output, line => ServeLogLines.Level(line) == "info");
     }
 }
