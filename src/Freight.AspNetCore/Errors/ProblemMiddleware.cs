@@ -140,8 +140,9 @@ internal sealed partial class ProblemMiddleware(
     /// <summary>
     /// Whether the host's stop ended the request: it cut the uploads in flight (and Kestrel resets what is left), or, while
     /// requests drain, a body read came back canceled with the client still there. Kestrel's graceful stop cancels its
-    /// HTTP/1.1 input's pending read, which a reader that examined past what it consumed sees (a multipart body's
-    /// parser; the upload copy loop reads past it, <see cref="Freight.Uploads.PipeBodySource"/>): once a 500.
+    /// HTTP/1.1 input's pending read, which a reader that examined past what it consumed sees: Freight's uploads read
+    /// past it (<see cref="Freight.Uploads.UploadBodyReader"/>), but a route of the app's own that reads
+    /// <c>Request.BodyReader</c> so would fail with it, once a 500.
     /// </summary>
     private bool IsStopCut(HttpContext context, Exception exception) =>
         uploads is { StopCut: true }

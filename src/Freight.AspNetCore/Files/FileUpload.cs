@@ -72,7 +72,7 @@ internal static class FileUpload
             var wantsSha256 = settings.AlwaysComputeSha256 || WantsSha256(request);
             using var digests = new StreamingDigests(Algorithms(contentDigests, reprDigests, md5, wantsSha256));
             await using var writer = await store.BeginWriteAsync(key.Value, request.ContentLength, context.RequestAborted);
-            var computed = await CopyAsync(new PipeBodySource(request.BodyReader, UploadBatch.Bytes, settings.Limiter.Stop), writer, digests, settings.MaxFileBytes, FreightTelemetry.Put, context.RequestAborted);
+            var computed = await CopyAsync(new PipeBodySource(request.BodyReader, UploadBatch.Bytes), writer, digests, settings.MaxFileBytes, FreightTelemetry.Put, context.RequestAborted);
             Verify(computed, contentDigests, reprDigests, md5);
             try
             {

@@ -2,21 +2,26 @@ using System.Collections.Concurrent;
 using System.IO.Pipelines;
 using System.Net;
 using Freight.AspNetCore.Errors;
+using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace Freight.AspNetCore.Files;
 
 /// <summary>
 /// Counts uploads in flight per client address; past the limit a new one gets 429 (RFC 6585 §4) with Retry-After.
-/// Keeps each upload's body reader too, so that a stopping host can cut the uploads still running
-/// (<see cref="Hosting.StoppingUploads"/>) and have them answered, before Kestrel resets their connections.
+/// Follows each upload's body too (<see cref="Follow"/>, which taking a slot does): read on through the host's
+/// graceful stop, and cut by it (<see cref="Hosting.StoppingUploads"/>) and answered before Kestrel resets its connection.
 /// </summary>
 internal sealed class UploadLimiter(FilesOptions options)
 {
     private readonly ConcurrentDictionary<IPAddress, int> _inFlight = new();
 
-    // Per upload, not per chunk: one add and one remove for a body of megabytes.
+    // Per upload, not per chunk: one add and one remove for a body of megabytes. Kestrel's reader, which the cut cancels.
     private readonly ConcurrentDictionary<HttpContext, PipeReader> _bodies = new();
+
+    // Set by the cut: the followed bodies' reads come back canceled for it alone.
+    private readonly UploadStop _stop = new();
 
     /// <summary>Uploads in flight, all clients'.</summary>
     public int InFlight => _bodies.Count;
@@ -25,10 +30,7 @@ internal sealed class UploadLimiter(FilesOptions options)
     /// Whether the host's stop cut the uploads in flight (<see cref="CutAll"/>): a request that fails from now on ended
     /// because the server is stopping, not because its client went away.
     /// </summary>
-    public bool StopCut => Stop.Requested;
-
-    /// <summary>Given to each upload's body source (<see cref="Freight.Uploads.PipeBodySource"/>): its reads end canceled only for this.</summary>
-    public Freight.Uploads.UploadStop Stop { get; } = new();
+    public bool StopCut => _stop.Requested;
 
     /// <summary>Takes a slot for the request's client, or throws 429. Dispose the result when the upload ends.</summary>
     public Slot Enter(HttpContext context) => TryEnter(context, out var slot) is { } refusal ? throw refusal : slot;
@@ -44,23 +46,43 @@ internal sealed class UploadLimiter(FilesOptions options)
         var count = _inFlight.AddOrUpdate(client, 1, static (_, n) => n + 1);
         if (count > options.MaxConcurrentUploadsPerClient)
         {
-            Leave(client, null);
+            Leave(client);
             slot = default;
             return new ProblemException(StatusCodes.Status429TooManyRequests, "Too many uploads",
                 $"This client already has {options.MaxConcurrentUploadsPerClient} uploads in flight; retry when one ends.",
                 new Dictionary<string, string> { ["Retry-After"] = "1" });
         }
 
-        var body = context.Request.BodyReader;
+        slot = new Slot(this, client, Follow(context));
+        return null;
+    }
+
+    /// <summary>
+    /// Follows the request's body for the host's stop, without a slot (the uploads the per-client limit does not
+    /// count: the lab's, a <see cref="Freight.AspNetCore.Uploads.FreightMultipart"/> route's): from here on its
+    /// <see cref="HttpRequest.BodyReader"/> is an <see cref="UploadBodyReader"/>, read on through the stop until its cut.
+    /// The request's stream (<see cref="HttpRequest.Body"/>) never sees Kestrel's own cancels, and is cut alike. Dispose
+    /// the result when the upload ends.
+    /// </summary>
+    public Following Follow(HttpContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var request = context.Request;
+        if (request.BodyReader is UploadBodyReader)
+        {
+            return default; // followed already, by whoever disposes it
+        }
+
+        var body = request.BodyReader;
+        context.Features.Set<IRequestBodyPipeFeature>(new FollowedBody(new UploadBodyReader(body, _stop)));
         _bodies[context] = body;
-        if (Stop.Requested)
+        if (_stop.Requested)
         {
             // Began as the stop cut the others: its next read ends it as theirs did.
             body.CancelPendingRead();
         }
 
-        slot = new Slot(this, client, context);
-        return null;
+        return new Following(this, context);
     }
 
     /// <summary>
@@ -70,7 +92,7 @@ internal sealed class UploadLimiter(FilesOptions options)
     /// </summary>
     public int CutAll()
     {
-        Stop.Request();
+        _stop.Request();
         var cut = 0;
         foreach (var (_, body) in _bodies)
         {
@@ -82,22 +104,35 @@ internal sealed class UploadLimiter(FilesOptions options)
         return cut;
     }
 
-    private void Leave(IPAddress client, HttpContext? context)
+    private void Leave(IPAddress client)
     {
-        if (context is not null)
-        {
-            _bodies.TryRemove(context, out _);
-        }
-
         if (_inFlight.AddOrUpdate(client, 0, static (_, n) => n - 1) <= 0)
         {
             _inFlight.TryRemove(new KeyValuePair<IPAddress, int>(client, 0));
         }
     }
 
-    public readonly struct Slot(UploadLimiter limiter, IPAddress client, HttpContext context) : IDisposable
+    public readonly struct Slot(UploadLimiter limiter, IPAddress client, Following body) : IDisposable
     {
         // A default slot (none was taken) leaves nothing.
-        public void Dispose() => limiter?.Leave(client, context);
+        public void Dispose()
+        {
+            if (limiter is not null)
+            {
+                body.Dispose();
+                limiter.Leave(client);
+            }
+        }
+    }
+
+    public readonly struct Following(UploadLimiter limiter, HttpContext context) : IDisposable
+    {
+        // A default one (the body was followed already) leaves that to its own.
+        public void Dispose() => limiter?._bodies.TryRemove(context, out _);
+    }
+
+    private sealed class FollowedBody(PipeReader reader) : IRequestBodyPipeFeature
+    {
+        public PipeReader Reader => reader;
     }
 }

@@ -480,7 +480,7 @@ internal sealed class TusUploads(
         var discard = false;
         try
         {
-            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload, limiter.Stop);
+            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload);
             if (checksum is not null && !checksum.Matches())
             {
                 FreightTelemetry.DigestMismatch(checksum.Name);
@@ -553,7 +553,7 @@ internal sealed class TusUploads(
         }
     }
 
-    private static async ValueTask CopyAsync(PipeReader body, IResumableUploadAppender appender, StreamingDigests? digests, TusChecksum? checksum, long limit, ResumableUpload upload, UploadStop stop)
+    private static async ValueTask CopyAsync(PipeReader body, IResumableUploadAppender appender, StreamingDigests? digests, TusChecksum? checksum, long limit, ResumableUpload upload)
     {
         // At least 64 KiB per write, not the 256 KiB a PUT gathers: when the connection drops, Kestrel fails
         // the read and the batch still being gathered is lost, so the batch bounds what a cut-off PATCH
@@ -563,7 +563,7 @@ internal sealed class TusUploads(
         // cancelling a pending body read races Kestrel's own ("Reading is already in progress").
         try
         {
-            await UploadPipeline.CopyAsync(new PipeBodySource(body, 64 * 1024, stop), new TusAppendSink(appender, checksum), digests,
+            await UploadPipeline.CopyAsync(new PipeBodySource(body, 64 * 1024), new TusAppendSink(appender, checksum), digests,
                 limit - appender.StartOffset, FreightTelemetry.Tus, CancellationToken.None);
         }
         catch (UploadTooLargeException)

@@ -46,6 +46,12 @@ public sealed class FreightMultipart : IEndpointParameterMetadataProvider
         }
 
         var limits = context.RequestServices.GetService<MultipartLimits>() ?? new MultipartLimits();
+        if (context.RequestServices.GetService<Files.UploadLimiter>() is { } uploads)
+        {
+            // Read on through the host's stop and cut by it, as the files API's uploads are, until the response ends.
+            context.Response.RegisterForDispose(uploads.Follow(context));
+        }
+
         return new FreightMultipart(context, new MultipartPipeReader(context.Request.BodyReader, boundary, limits));
     }
 

@@ -1,8 +1,14 @@
+using System.Globalization;
 using System.Net;
+using System.Text;
 using System.Text.Json;
 using UploadLimiter = Freight.AspNetCore.Files.UploadLimiter;
+using Freight.AspNetCore.Uploads;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
+using Freight.Storage;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -104,6 +110,76 @@ public sealed class StopTests
         }
     }
 
+    [Theory]
+    [InlineData("/files/{0}/")]
+    [InlineData("/my/photos/{0}")]
+    public async Task Stop_MultipartPostStillArriving_FinishesAndStoresItsFiles(string path)
+    {
+        var server = new StoppingServer();
+        await server.InitializeAsync();
+        try
+        {
+            var root = FilesApi.NewRoot();
+            var first = FilesApi.Content(3000, seed: 1);
+            var second = FilesApi.Content(5000, seed: 2);
+            var body = TwoFiles(first, second);
+
+            // Everything but the last bytes of the closing delimiter: the parser holds back the "\r\n--…" it has seen,
+            // so its last read examined past what it consumed, and Kestrel's stop-cancel is not hidden from it.
+            var split = body.Length - 10;
+            await using var idle = await IdleConnectionAsync(server);
+            await using var post = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await post.SendAsync(RawHttpConnection.Head("POST", server.HttpAddress, string.Format(CultureInfo.InvariantCulture, path, root), "Content-Type: " + TwoFilesContentType, "Content-Length: " + FilesApi.Invariant(body.Length)));
+            await post.SendAsync(body.AsMemory(0, split));
+            Assert.True(await FilesApi.EventuallyAsync(() => File.Exists(server.DiskPath(root + "/first.bin")) && server.FilesTempFiles().Length == 1), "the second file never got under way");
+            var mark = server.Logs.Count;
+
+            var stopping = server.Server.App.StopAsync();
+            await KestrelStoppingAsync(idle);
+            await post.SendIgnoringServerCloseAsync(body.AsMemory(split));
+
+            var answer = await post.ReadResponseAsync();
+            Assert.True(answer.StatusCode == 201, $"{answer.StatusCode}: {answer.BodyText}");
+            await stopping;
+            Assert.Equal(first, await File.ReadAllBytesAsync(server.DiskPath(root + "/first.bin")));
+            Assert.Equal(second, await File.ReadAllBytesAsync(server.DiskPath(root + "/second.bin")));
+            Assert.DoesNotContain(server.Logs.Since(mark), log => log.Message.Contains("cut off", StringComparison.Ordinal));
+        }
+        finally
+        {
+            await server.DisposeAsync();
+        }
+    }
+
+    private const string TwoFilesBoundary = "stop-test-boundary-5kQz";
+
+    private const string TwoFilesContentType = "multipart/form-data; boundary=" + TwoFilesBoundary;
+
+    /// <summary>A form of two file parts, first.bin and second.bin.</summary>
+    private static byte[] TwoFiles(byte[] first, byte[] second) =>
+    [
+        .. Encoding.ASCII.GetBytes($"--{TwoFilesBoundary}\r\nContent-Disposition: form-data; name=\"a\"; filename=\"first.bin\"\r\n\r\n"),
+        .. first,
+        .. Encoding.ASCII.GetBytes($"\r\n--{TwoFilesBoundary}\r\nContent-Disposition: form-data; name=\"b\"; filename=\"second.bin\"\r\n\r\n"),
+        .. second,
+        .. Encoding.ASCII.GetBytes($"\r\n--{TwoFilesBoundary}--\r\n"),
+    ];
+
+    /// <summary>A keep-alive connection with one request answered and none under way.</summary>
+    private static async Task<RawHttpConnection> IdleConnectionAsync(ServerHarness server)
+    {
+        var idle = await RawHttpConnection.OpenAsync(server.HttpAddress);
+        await idle.SendAsync(RawHttpConnection.Head("GET", server.HttpAddress, "/healthz"));
+        Assert.Equal(200, (await idle.ReadResponseAsync()).StatusCode);
+        return idle;
+    }
+
+    /// <summary>
+    /// Kestrel's graceful stop under way: it asks every connection to close in one pass, which cancels a busy HTTP/1.1
+    /// connection's pending body read and closes an idle one. Once the idle one is closed, the uploads' reads were canceled.
+    /// </summary>
+    private static async Task KestrelStoppingAsync(RawHttpConnection idle) => Assert.Empty(await idle.ReadUntilClosedAsync());
+
     private static void AssertServerStopping(int status, string? contentType, string body)
     {
         Assert.True(status == 503, $"expected 503, got {status}: {body}");
@@ -115,9 +191,23 @@ public sealed class StopTests
 
     /// <summary>
     /// 4 s to stop: the uploads are cut 2 s in. No minimum upload rate: the stalled bodies must be cut by the stop,
-    /// not by Kestrel's rate check.
+    /// not by Kestrel's rate check. <c>POST /my/photos/{folder}</c> is a route of a user's own: a
+    /// <see cref="FreightMultipart"/> whose file parts are stored in the files API's store under the folder.
     /// </summary>
-    private sealed class StoppingServer() : FilesServer("--Freight:ShutdownTimeout", "00:00:04", "--Freight:Files:MinUploadBytesPerSecond", "0", "--Freight:Lab", "false");
+    private sealed class StoppingServer() : FilesServer("--Freight:ShutdownTimeout", "00:00:04", "--Freight:Files:MinUploadBytesPerSecond", "0", "--Freight:Lab", "false")
+    {
+        protected override void MapRoutes(WebApplication app) =>
+            app.MapPost("/my/photos/{folder}", async (string folder, FreightMultipart form, [FromKeyedServices(ObjectStoreKeys.Files)] IObjectStore store) =>
+            {
+                var stored = new List<string>();
+                await foreach (var section in form.ReadSectionsAsync())
+                {
+                    stored.Add((await section.StoreAsync(store, folder + "/" + section.FileName)).Key);
+                }
+
+                return Results.Created((string?)null, stored);
+            });
+    }
 
     /// <summary>A body that sends <c>sent</c> bytes, then waits until <c>released</c> or its request is cancelled.</summary>
     private sealed class StalledContent(int sent, Task released) : HttpContent

@@ -134,7 +134,7 @@ public sealed class UploadPipelineTests
         var pipe = new Pipe();
         var sink = new RecordingSink();
         var body = DeterministicPayload.Create(3000);
-        var copy = UploadPipeline.CopyAsync(new PipeBodySource(pipe.Reader, 2000, new UploadStop()), sink, digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
+        var copy = UploadPipeline.CopyAsync(new PipeBodySource(new UploadBodyReader(pipe.Reader, new UploadStop()), 2000), sink, digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
         await pipe.Writer.WriteAsync(body.AsMemory(0, 1000));
 
         pipe.Reader.CancelPendingRead();
@@ -150,10 +150,23 @@ public sealed class UploadPipelineTests
     {
         var pipe = new Pipe();
         var stop = new UploadStop();
-        var copy = UploadPipeline.CopyAsync(new PipeBodySource(pipe.Reader, 1000, stop), new RecordingSink(), digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
+        var copy = UploadPipeline.CopyAsync(new PipeBodySource(new UploadBodyReader(pipe.Reader, stop), 1000), new RecordingSink(), digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
 
         stop.Request();
         pipe.Reader.CancelPendingRead();
+
+        await Assert.ThrowsAsync<OperationCanceledException>(() => copy);
+    }
+
+    [Fact]
+    public async Task CopyAsync_ReadCanceledByItsOwnReader_ThrowsCanceled()
+    {
+        // A cancel asked of the upload's reader itself is the app's: it ends the upload, stop or no stop.
+        var pipe = new Pipe();
+        var body = new UploadBodyReader(pipe.Reader, new UploadStop());
+        var copy = UploadPipeline.CopyAsync(new PipeBodySource(body, 1000), new RecordingSink(), digests: null, long.MaxValue, protocol: null, CancellationToken.None).AsTask();
+
+        body.CancelPendingRead();
 
         await Assert.ThrowsAsync<OperationCanceledException>(() => copy);
     }
