@@ -1,5 +1,6 @@
 using Freight.Multipart;
 using Freight.AspNetCore.Errors;
+using Freight.AspNetCore.Files;
 using Freight.Server.Hosting;
 using Freight.Storage;
 using Freight.Lab.Uploads;
@@ -7,6 +8,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.WebUtilities;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Microsoft.Net.Http.Headers;
 
@@ -33,6 +35,13 @@ public static class LabUploadEndpoints
     {
         ArgumentNullException.ThrowIfNull(lab);
         var uploads = lab.MapGroup("/upload");
+
+        // Each variant's body as the files API's uploads: read on through the host's stop and cut by it, answered 503.
+        uploads.AddEndpointFilter(static async (context, next) =>
+        {
+            using var body = context.HttpContext.RequestServices.GetRequiredService<UploadLimiter>().Follow(context.HttpContext);
+            return await next(context);
+        });
 
         // U3–U9: Request.Body read with 4 KiB reads, as the study's server did.
         uploads.MapPost("/raw-stream", (HttpRequest request, IObjectStore store) =>

@@ -151,6 +151,74 @@ public sealed class StopTests
         }
     }
 
+    [Theory]
+    [InlineData("freight")]
+    [InlineData("multipart-freight")]
+    public async Task Stop_LabUploadStillArriving_FinishesAndStoresItsFile(string variant)
+    {
+        var server = new StoppingLabServer();
+        await server.InitializeAsync();
+        try
+        {
+            var file = FilesApi.Content(3000);
+            var body = LabVariants.IsMultipart(variant) ? MultipartBodies.Complete(file) : file;
+            var split = LabVariants.IsMultipart(variant) ? body.Length - 10 : 1000;
+            await using var idle = await IdleConnectionAsync(server);
+            await using var upload = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await upload.SendAsync(RawHttpConnection.Head("POST", server.HttpAddress, $"/lab/upload/{variant}?sink=file", "Content-Type: " + LabVariants.ContentType(variant), "Content-Length: " + FilesApi.Invariant(body.Length)));
+            await upload.SendAsync(body.AsMemory(0, split));
+            Assert.True(await FilesApi.EventuallyAsync(() => server.TempFiles().Length == 1), "the upload never got under way");
+
+            var stopping = server.Server.App.StopAsync();
+            await KestrelStoppingAsync(idle);
+            await upload.SendIgnoringServerCloseAsync(body.AsMemory(split));
+
+            var answer = await upload.ReadResponseAsync();
+            Assert.True(answer.StatusCode == 200, $"{answer.StatusCode}: {answer.BodyText}");
+            using var result = JsonDocument.Parse(answer.BodyText);
+            Assert.Equal(Payloads.Hash(file), result.RootElement.GetProperty("hash").GetString());
+            await stopping;
+            Assert.Equal(file, await File.ReadAllBytesAsync(Path.Combine(server.UploadsDirectory, variant + ".bin")));
+        }
+        finally
+        {
+            await server.DisposeAsync();
+        }
+    }
+
+    [Theory]
+    [InlineData("raw-stream")]
+    [InlineData("multipart-freight")]
+    [InlineData("iformfile")]
+    public async Task Stop_LabUploadStillStreamingAtTheTimeout_AnsweredServerStoppingAndNothingStored(string variant)
+    {
+        var server = new StoppingLabServer();
+        await server.InitializeAsync();
+        try
+        {
+            var file = FilesApi.Content(1048576);
+            var body = LabVariants.IsMultipart(variant) ? MultipartBodies.Complete(file) : file;
+            await using var upload = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await upload.SendAsync(RawHttpConnection.Head("POST", server.HttpAddress, $"/lab/upload/{variant}?sink=file", "Content-Type: " + LabVariants.ContentType(variant), "Content-Length: " + FilesApi.Invariant(body.Length)));
+            await upload.SendAsync(body.AsMemory(0, 2000));
+            var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
+            Assert.True(await FilesApi.EventuallyAsync(() => uploads.InFlight == 1), "the upload never got under way");
+            var mark = server.Logs.Count;
+
+            var stopping = server.Server.App.StopAsync();
+            var answer = await upload.ReadResponseAsync();
+            AssertServerStopping(answer.StatusCode, answer.Header("Content-Type"), answer.BodyText);
+            await stopping;
+            Assert.False(File.Exists(Path.Combine(server.UploadsDirectory, variant + ".bin")), "the cut upload's file is visible");
+            Assert.Empty(server.TempFiles());
+            Assert.Single(server.Logs.Since(mark, LogLevel.Warning), log => log.Message.StartsWith($"POST /lab/upload/{variant}: cut off, the server is stopping", StringComparison.Ordinal));
+        }
+        finally
+        {
+            await server.DisposeAsync();
+        }
+    }
+
     private const string TwoFilesBoundary = "stop-test-boundary-5kQz";
 
     private const string TwoFilesContentType = "multipart/form-data; boundary=" + TwoFilesBoundary;
@@ -208,6 +276,9 @@ public sealed class StopTests
                 return Results.Created((string?)null, stored);
             });
     }
+
+    /// <summary>The same, with the lab's uploads (<c>?sink=file</c> in the data directory).</summary>
+    private sealed class StoppingLabServer() : FilesServer("--Freight:ShutdownTimeout", "00:00:04", "--Freight:Files:MinUploadBytesPerSecond", "0");
 
     /// <summary>A body that sends <c>sent</c> bytes, then waits until <c>released</c> or its request is cancelled.</summary>
     private sealed class StalledContent(int sent, Task released) : HttpContent
