@@ -114,13 +114,14 @@ internal sealed partial class ProblemMiddleware(
             return;
         }
 
-        // The rest of the body is not read, and the server is going.
-        await WriteProblemAsync(context, closeConnection: IsHttp1(context), new ProblemDetails
+        // The rest of the body is not read, and the server is going. What the request kept is listed, as for any
+        // failure (a multipart POST's files stored before the cut).
+        await WriteProblemAsync(context, closeConnection: IsHttp1(context), WithExtensions(context, new ProblemDetails
         {
             Status = StatusCodes.Status503ServiceUnavailable,
             Title = "Server stopping",
             Detail = "The server is stopping and cut this request off before it ended; send it again once the server is back (a tus upload: ask its offset, then continue).",
-        });
+        }));
         StopReadingRequests(context);
     }
 
@@ -135,6 +136,20 @@ internal sealed partial class ProblemMiddleware(
         }
 
         await problems.TryWriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = problem });
+    }
+
+    /// <summary>The members the request's handlers added (<see cref="ProblemExtensions"/>), in <paramref name="details"/>.</summary>
+    private static ProblemDetails WithExtensions(HttpContext context, ProblemDetails details)
+    {
+        if (ProblemExtensions.Of(context) is { } extensions)
+        {
+            foreach (var (name, value) in extensions)
+            {
+                details.Extensions[name] = value;
+            }
+        }
+
+        return details;
     }
 
     /// <summary>
@@ -219,15 +234,7 @@ internal sealed partial class ProblemMiddleware(
             context.Response.Headers.Connection = "close";
         }
 
-        var details = new ProblemDetails { Status = problem.Status, Type = TypeOf(problem.Status), Title = problem.Title, Detail = problem.Detail ?? exception.Message };
-        if (ProblemExtensions.Of(context) is { } extensions)
-        {
-            foreach (var (name, value) in extensions)
-            {
-                details.Extensions[name] = value;
-            }
-        }
-
+        var details = WithExtensions(context, new ProblemDetails { Status = problem.Status, Type = TypeOf(problem.Status), Title = problem.Title, Detail = problem.Detail ?? exception.Message });
         await problems.WriteAsync(new ProblemDetailsContext { HttpContext = context, ProblemDetails = details });
 
         if (IsBodyCutOff(exception))
