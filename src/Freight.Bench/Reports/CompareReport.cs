@@ -56,7 +56,47 @@ public static class CompareReport
         }
 
         AddMissingFromBase(indexes, headers, unmatched, "");
+        if (tables.Count == 0 && OneParameterApart(sources) is { } differences)
+        {
+            // Before and after on two endpoints (…/upload/bad, …/upload/good), or at another -c: one row a file that no
+            // key matches, but what was measured is the same but for one parameter. Compare them, saying which.
+            var table = Table(sources[0].Report.Results[0].Scenario, headers, [.. sources.Select(s => s.Report.Results[0])], markdown, noisePercent);
+            table.Notes.InsertRange(0, differences);
+            return ([table], []);
+        }
+
         return (tables, unmatched);
+    }
+
+    /// <summary>
+    /// When every source holds one row, of the same scenario, and each differs from the first's in exactly one parameter:
+    /// "url: A → B (file)" for each; else null.
+    /// </summary>
+    private static List<string>? OneParameterApart(IReadOnlyList<CompareSource> sources)
+    {
+        if (sources.Any(s => s.Report.Results.Count != 1))
+        {
+            return null;
+        }
+
+        var first = sources[0].Report.Results[0];
+        var baseTexts = first.Parameters.Texts().ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+        var differences = new List<string>();
+        foreach (var source in sources.Skip(1))
+        {
+            var row = source.Report.Results[0];
+            var texts = row.Parameters.Texts().ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+            var differing = baseTexts.Keys.Union(texts.Keys).Where(key => baseTexts.GetValueOrDefault(key) != texts.GetValueOrDefault(key)).ToArray();
+            if (row.Scenario != first.Scenario || differing.Length != 1)
+            {
+                return null;
+            }
+
+            var key = differing[0];
+            differences.Add($"{key}: {baseTexts.GetValueOrDefault(key) ?? "(not set)"} → {texts.GetValueOrDefault(key) ?? "(not set)"} ({source.Name})");
+        }
+
+        return differences;
     }
 
     /// <summary>

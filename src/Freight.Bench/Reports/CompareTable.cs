@@ -2,7 +2,7 @@ using System.Text;
 
 namespace Freight.Bench.Reports;
 
-/// <summary>One comparison table: a title, a header per column (metric first) and one row per metric.</summary>
+/// <summary>One comparison table: a title, notes under it, a header per column (metric first) and one row per metric.</summary>
 internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
 {
     public string Title { get; } = title;
@@ -10,6 +10,9 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
     public IReadOnlyList<string> Headers { get; } = headers;
 
     public List<string[]> Rows { get; } = [];
+
+    /// <summary>Lines between the title and the table: what differs between the columns, how much each one measured.</summary>
+    public List<string> Notes { get; } = [];
 
     public void AppendText(StringBuilder text)
     {
@@ -23,6 +26,11 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
         }
 
         text.AppendLine(Title);
+        foreach (var note in Notes)
+        {
+            text.AppendLine(note);
+        }
+
         AppendLine(text, [.. Headers], widths);
         text.AppendLine(new string('-', widths.Sum() + (2 * (widths.Length - 1))));
         foreach (var row in Rows)
@@ -35,6 +43,16 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
     {
         text.AppendLine($"### {Title}");
         text.AppendLine();
+        foreach (var note in Notes)
+        {
+            text.AppendLine($"- {note}");
+        }
+
+        if (Notes.Count > 0)
+        {
+            text.AppendLine();
+        }
+
         text.AppendLine($"| {string.Join(" | ", Headers.Select(Escape))} |");
 
         // The metric names read left-aligned; the figures right-aligned so their digits line up.
