@@ -3,4 +3,15 @@ using Freight.Bench.Results;
 namespace Freight.Bench.Reports;
 
 /// <summary>One row of a comparison table: its name with the unit, which way is better, and where its value comes from.</summary>
-public sealed record CompareMetric(string Name, CompareDirection Direction, Func<ScenarioResult, double?> Value, bool Integer = false);
+/// <param name="OneRunFloorPercent">
+/// Comparing single runs (<c>freight load</c> results, one run a side): the change a mark needs, at least, as measured
+/// between two runs of one command (<see cref="OneRunNoise"/>); null, never marked then; 0, any change (failures are no noise).
+/// </param>
+/// <param name="Seconds">A single run's per-second values of the figure (its series), from which <see cref="OneRunNoise"/> draws an interval.</param>
+public sealed record CompareMetric(
+    string Name,
+    CompareDirection Direction,
+    Func<ScenarioResult, double?> Value,
+    bool Integer = false,
+    double? OneRunFloorPercent = null,
+    Func<ScenarioResult, IEnumerable<double?>?>? Seconds = null);

@@ -1,3 +1,5 @@
+using Freight.Bench.Results;
+
 namespace Freight.Bench.Reports;
 
 /// <summary>
@@ -16,11 +18,11 @@ public static class CompareMetrics
         new("CPU max (%)", CompareDirection.None, r => r.Counters?.CpuPercentMax),
 
         // Transfer rows carry no counters but their server side saw the same levels: show them in the same rows.
-        new("working set (MiB)", CompareDirection.LowerIsBetter, r => (r.Counters?.WorkingSetBytes ?? r.Server?.WorkingSetBytesMax) / MiB),
-        new("GC heap (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.GcHeapBytes / MiB),
-        new("gen 0 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen0Collections ?? r.Server?.Gen0, Integer: true),
-        new("gen 1 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen1Collections ?? r.Server?.Gen1, Integer: true),
-        new("gen 2 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen2Collections ?? r.Server?.Gen2, Integer: true),
+        new("working set (MiB)", CompareDirection.LowerIsBetter, r => (r.Counters?.WorkingSetBytes ?? r.Server?.WorkingSetBytesMax) / MiB, OneRunFloorPercent: OneRunNoise.MemoryPercent),
+        new("GC heap (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.GcHeapBytes / MiB, OneRunFloorPercent: OneRunNoise.HeapPercent),
+        new("gen 0 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen0Collections ?? r.Server?.Gen0, Integer: true, OneRunFloorPercent: OneRunNoise.CollectionsPercent),
+        new("gen 1 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen1Collections ?? r.Server?.Gen1, Integer: true, OneRunFloorPercent: OneRunNoise.CollectionsPercent),
+        new("gen 2 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen2Collections ?? r.Server?.Gen2, Integer: true, OneRunFloorPercent: OneRunNoise.CollectionsPercent),
 
         // Gen 0's size is the budget the GC chose, not memory kept: no better direction.
         new("gen 0 size (MiB)", CompareDirection.None, r => r.Counters?.Gen0SizeBytes / MiB),
@@ -34,21 +36,33 @@ public static class CompareMetrics
         new("work items (/s)", CompareDirection.None, r => r.Counters?.WorkItemsPerSecond),
         new("exceptions (/s)", CompareDirection.LowerIsBetter, r => r.Counters?.ExceptionsPerSecond),
 
-        new("requests/s", CompareDirection.HigherIsBetter, r => r.RequestsPerSecond?.Median),
-        new("throughput (MiB/s)", CompareDirection.HigherIsBetter, r => r.BytesPerSecond?.Median / MiB),
-        new("mean latency (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Mean * Milliseconds),
-        new("latency p50 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P50 * Milliseconds),
-        new("latency p75 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P75 * Milliseconds),
-        new("latency p90 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P90 * Milliseconds),
-        new("latency p99 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P99 * Milliseconds),
-        new("latency p99.9 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P999 * Milliseconds),
-        new("latency max (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Max * Milliseconds),
-        new("bad responses", CompareDirection.LowerIsBetter, r => r.BadResponses, Integer: true),
-        new("socket errors", CompareDirection.LowerIsBetter, r => r.SocketErrors, Integer: true),
+        new("requests/s", CompareDirection.HigherIsBetter, r => r.RequestsPerSecond?.Median, OneRunFloorPercent: OneRunNoise.RatePercent, Seconds: Completions),
+        new("throughput (MiB/s)", CompareDirection.HigherIsBetter, r => r.BytesPerSecond?.Median / MiB, OneRunFloorPercent: OneRunNoise.RatePercent, Seconds: MiBPerSecond),
+        new("mean latency (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Mean * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent),
+        new("latency p50 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P50 * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent, Seconds: r => r.Series?.Select(p => p.P50Seconds)),
+        new("latency p75 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P75 * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent),
+        new("latency p90 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P90 * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent),
+        new("latency p99 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P99 * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent, Seconds: r => r.Series?.Select(p => p.P99Seconds)),
+        new("latency p99.9 (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.P999 * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent),
+        new("latency max (ms)", CompareDirection.LowerIsBetter, r => r.LatencySeconds?.Max * Milliseconds, OneRunFloorPercent: OneRunNoise.LatencyPercent),
+        new("bad responses", CompareDirection.LowerIsBetter, r => r.BadResponses, Integer: true, OneRunFloorPercent: 0),
+        new("socket errors", CompareDirection.LowerIsBetter, r => r.SocketErrors, Integer: true, OneRunFloorPercent: 0),
         new("first request (ms)", CompareDirection.LowerIsBetter, r => r.FirstRequestSeconds * Milliseconds),
         new("TTFB (ms)", CompareDirection.LowerIsBetter, r => r.TimeToFirstByteSeconds?.Median * Milliseconds),
-        new("server CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Server?.CpuSecondsPerGiB),
-        new("client CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Client?.CpuSecondsPerGiB),
+        new("server CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Server?.CpuSecondsPerGiB, OneRunFloorPercent: OneRunNoise.ServerCostPercent),
+        new("client CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Client?.CpuSecondsPerGiB, OneRunFloorPercent: OneRunNoise.ClientCostPercent),
         new("server allocated per transfer (KiB)", CompareDirection.LowerIsBetter, r => r.Server?.AllocatedBytesPerTransfer / 1024),
     ];
+
+    /// <summary>Responses completed in each second of a single run.</summary>
+    private static IEnumerable<double?>? Completions(ScenarioResult row) => row.Series?.Select(p => (double?)p.Completions);
+
+    /// <summary>
+    /// A single run's MiB/s in each second: the series counts responses, not bytes, so each second's completions times the
+    /// run's bytes a response (a run's requests are alike: its MiB/s and its requests/s keep one ratio).
+    /// </summary>
+    private static IEnumerable<double?>? MiBPerSecond(ScenarioResult row) =>
+        row.BytesPerSecond?.Median / row.RequestsPerSecond?.Median is { } perResponse && double.IsFinite(perResponse)
+            ? row.Series?.Select(p => (double?)(p.Completions * perResponse / MiB))
+            : null;
 }

@@ -21,6 +21,9 @@ public static class CompareReport
     /// </summary>
     public const double DefaultNoisePercent = 1;
 
+    /// <summary>The rows that follow the load rather than judge it (<see cref="CompareDirection.None"/>).</summary>
+    internal static string Neutral => string.Join(", ", CompareMetrics.All.Where(m => m.Direction == CompareDirection.None).Select(m => m.Name));
+
     internal const string NoCommonScenario = "no scenario appears in the first file and another";
 
     /// <summary>Compares files: results matched by scenario id and label; the first source is the base.</summary>
@@ -184,6 +187,13 @@ public static class CompareReport
             table.Rows.Add(["verified", .. columns.Select(c => c is null ? "" : c.Verified ? "yes" : "NO")]);
         }
 
+        // Single runs (freight load) carry no spread over runs: say how much each column measured, and judge their changes by OneRunNoise.
+        table.OneRun = columns.Any(c => c is not null && OneRunNoise.IsOneRun(c));
+        if (table.OneRun)
+        {
+            table.Notes.Add("measured: " + string.Join("; ", columns.Select((c, i) => c is null ? null : OneRunNoise.Measured(headers[i], c)).OfType<string>()));
+        }
+
         foreach (var metric in CompareMetrics.All)
         {
             var values = columns.Select(c => c is null ? null : metric.Value(c)).ToArray();
@@ -197,7 +207,11 @@ public static class CompareReport
             row[1] = values[0] is { } first ? Number(first, metric) : "-";
             for (var i = 1; i < values.Length; i++)
             {
-                row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent);
+                var (baseRow, compared) = (columns[0], columns[i]);
+                Func<double, double, double, bool>? clear = table.OneRun && baseRow is not null && compared is not null
+                    ? (b, v, relative) => OneRunNoise.IsClear(baseRow, compared, metric, b, v, relative, noisePercent)
+                    : null;
+                row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent, clear);
             }
 
             table.Rows.Add(row);
@@ -206,8 +220,11 @@ public static class CompareReport
         return table;
     }
 
-    /// <summary>"101,902 (+14.18%) ✓": the value, its change against the base, and the verdict beyond the noise band.</summary>
-    internal static string Cell(double? baseValue, double? value, CompareMetric metric, bool markdown, double noisePercent)
+    /// <summary>
+    /// "101,902 (+14.18%) ✓": the value, its change against the base, and the verdict beyond the noise band; with
+    /// <paramref name="clear"/> (single runs: base, value and change in % → beyond their noise), beyond that, else ≈.
+    /// </summary>
+    internal static string Cell(double? baseValue, double? value, CompareMetric metric, bool markdown, double noisePercent, Func<double, double, double, bool>? clear = null)
     {
         if (value is not { } v)
         {
@@ -236,11 +253,13 @@ public static class CompareReport
             change = relative.ToString("+#,##0.00;-#,##0.00", CultureInfo.InvariantCulture) + "%";
         }
 
-        var mark = Math.Abs(relative) < noisePercent ? null : metric.Direction switch
+        var beyond = clear is null ? Math.Abs(relative) >= noisePercent : clear(b, v, relative);
+        var mark = metric.Direction switch
         {
+            CompareDirection.None => null,
+            _ when !beyond => clear is null ? null : OneRunNoise.Similar,
             CompareDirection.HigherIsBetter => relative > 0 ? Better : Worse,
-            CompareDirection.LowerIsBetter => relative < 0 ? Better : Worse,
-            _ => null,
+            _ => relative < 0 ? Better : Worse,
         };
 
         // Plain text pads an unmarked cell as wide as a mark, so the right-aligned figures still line up.
@@ -287,19 +306,32 @@ public static class CompareReport
             text.AppendLine();
         }
 
-        if (tables.Count > 0)
+        foreach (var line in Legends(tables, noisePercent))
         {
-            text.AppendLine(Legend(noisePercent));
+            text.AppendLine(line);
         }
 
         return text.ToString();
+    }
+
+    /// <summary>The lines under <paramref name="tables"/> that say what their marks mean: the bench's band, single runs' noise, or both.</summary>
+    internal static IEnumerable<string> Legends(IReadOnlyList<CompareTable> tables, double noisePercent)
+    {
+        if (tables.Any(t => !t.OneRun))
+        {
+            yield return Legend(noisePercent);
+        }
+
+        if (tables.Any(t => t.OneRun))
+        {
+            yield return OneRunNoise.Legend(noisePercent);
+        }
     }
 
     /// <summary>The line under the tables that says what the marks mean.</summary>
     internal static string Legend(double noisePercent)
     {
         var band = noisePercent.ToString("0.##", CultureInfo.InvariantCulture);
-        var neutral = string.Join(", ", CompareMetrics.All.Where(m => m.Direction == CompareDirection.None).Select(m => m.Name));
-        return $"{Better} better, {Worse} worse: a change of {band}% or more; never marked: {neutral}";
+        return $"{Better} better, {Worse} worse: a change of {band}% or more; never marked: {Neutral}";
     }
 }

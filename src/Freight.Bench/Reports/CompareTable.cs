@@ -14,6 +14,9 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
     /// <summary>Lines between the title and the table: what differs between the columns, how much each one measured.</summary>
     public List<string> Notes { get; } = [];
 
+    /// <summary>True when a column is a single run (<see cref="OneRunNoise"/> judges its changes).</summary>
+    public bool OneRun { get; set; }
+
     public void AppendText(StringBuilder text)
     {
         var widths = new int[Headers.Count];

@@ -30,6 +30,9 @@ public static class RatioStatistics
     /// <summary>The across-runs method's name (<see cref="AcrossRuns"/>).</summary>
     public const string AcrossRunsLogT = "across-runs-log-t";
 
+    /// <summary>The per-second method's name (<see cref="OfSeconds"/>).</summary>
+    public const string BatchMeansLogT = "batch-means-log-t";
+
     /// <summary>
     /// Runs a side needs for an interval: a t interval needs a spread, so 2 (t(0.975, 1) = 12.7 makes it wide; 5, the
     /// default, is where a moderate departure from log-normal noise costs little). With 1 a goal has no interval and is
@@ -109,6 +112,79 @@ public static class RatioStatistics
         }
 
         return LogT([.. estimates.Select(e => Math.Log(e))], level, AcrossRunsLogT);
+    }
+
+    /// <summary>
+    /// The interval of A/B from one run a side, each with its per-second values (a <c>freight load</c> result's series: the
+    /// seconds' completions, or their p50). Seconds of one run are autocorrelated — a slow second comes among slow ones
+    /// (a GC, a neighbour's burst, a drift as the machine fills) — so a t interval over them as if independent is too
+    /// narrow. Batch means instead: each run's n seconds are cut into batches of ⌊√n⌋ seconds (the usual batch size for an
+    /// autocorrelated series; the leftover seconds are the first ones, connecting, and are dropped), whose means are near
+    /// independent once a batch outlasts the correlation, and the interval is Welch's on the batch means' logs:
+    /// exp(mean ln A − mean ln B ± t(0.975, k−1)·√(s²_A/k_A + s²_B/k_B)), k the smaller batch count (Welch's degrees of
+    /// freedom are never fewer, so the interval errs wide). Its estimate is the ratio of the batch means' geometric means.
+    /// Simulated (two 10-second runs of one mean, each second's log noise AR(1), 2,000 draws): at φ = 0.5 it held the truth
+    /// in 97 % (30-second runs: 94 %), a t interval over the seconds as if independent in 79 % (74 %); at φ = 0.8, 88 % (85 %)
+    /// against 50 % (48 %). Runs as repeats would be better still; <c>freight load</c> makes one.
+    /// It holds the noise within the two runs only, not how much a second run of the same command differs, which one run
+    /// a side cannot show: <c>freight compare</c> also asks for a change beyond that (docs/load.md, Comparing runs).
+    /// Null with fewer than 2 batches a side, or a batch mean that is not a positive finite number (seconds with no response).
+    /// </summary>
+    public static RatioInterval? OfSeconds(IReadOnlyList<double> a, IReadOnlyList<double> b)
+    {
+        ArgumentNullException.ThrowIfNull(a);
+        ArgumentNullException.ThrowIfNull(b);
+        var batchesA = BatchMeanLogs(a);
+        var batchesB = BatchMeanLogs(b);
+        if (batchesA is null || batchesB is null)
+        {
+            return null;
+        }
+
+        var (meanA, varianceA) = MeanAndVariance(batchesA);
+        var (meanB, varianceB) = MeanAndVariance(batchesB);
+        var k = Math.Min(batchesA.Length, batchesB.Length);
+        var halfWidth = StudentT.Quantile(Level, k - 1) * Math.Sqrt((varianceA / batchesA.Length) + (varianceB / batchesB.Length));
+        var difference = meanA - meanB;
+        return new RatioInterval(Math.Exp(difference), Math.Exp(difference - halfWidth), Math.Exp(difference + halfWidth), k, BatchMeansLogT);
+    }
+
+    /// <summary>The logs of <paramref name="seconds"/>' batch means (<see cref="OfSeconds"/>); null with fewer than 2 batches or one not positive.</summary>
+    private static double[]? BatchMeanLogs(IReadOnlyList<double> seconds)
+    {
+        var size = Math.Max(1, (int)Math.Sqrt(seconds.Count));
+        var count = seconds.Count / size;
+        if (count < MinimumRuns)
+        {
+            return null;
+        }
+
+        var skipped = seconds.Count - (count * size);
+        var logs = new double[count];
+        for (var batch = 0; batch < count; batch++)
+        {
+            var sum = 0.0;
+            for (var i = 0; i < size; i++)
+            {
+                sum += seconds[skipped + (batch * size) + i];
+            }
+
+            var mean = sum / size;
+            if (!(mean > 0) || !double.IsFinite(mean))
+            {
+                return null;
+            }
+
+            logs[batch] = Math.Log(mean);
+        }
+
+        return logs;
+    }
+
+    private static (double Mean, double Variance) MeanAndVariance(double[] values)
+    {
+        var mean = values.Average();
+        return (mean, values.Sum(v => (v - mean) * (v - mean)) / (values.Length - 1));
     }
 
     /// <summary>The t interval on <paramref name="logs"/> (at least 2): mean ± t(level, n−1)·s/√n, exponentiated.</summary>

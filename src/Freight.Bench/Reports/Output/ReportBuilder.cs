@@ -400,11 +400,9 @@ public static class ReportBuilder
             notes.Add(CompareReport.NoCommonScenario);
         }
 
+        notes.AddRange(tables.SelectMany(t => t.Notes.Select(note => $"{t.Title}: {note}")));
         notes.AddRange(unmatched);
-        if (tables.Count > 0)
-        {
-            notes.Add(CompareReport.Legend(noisePercent));
-        }
+        notes.AddRange(CompareReport.Legends(tables, noisePercent));
 
         return new ReportSection(
             ids.Take("compare"),
