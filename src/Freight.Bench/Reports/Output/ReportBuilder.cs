@@ -1,4 +1,6 @@
 using System.Globalization;
+using Freight.Bench.Client;
+using Freight.Bench.Load.Command;
 using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
@@ -95,7 +97,7 @@ public static class ReportBuilder
         Row("runs per scenario", r => ReportCell.Of(r.Settings?.Runs, integer: true));
         Row("run (s)", r => ReportCell.Of(r.Settings?.RunSeconds));
         Row("warm-up (s)", r => ReportCell.Of(r.Settings?.WarmupSeconds));
-        Row("payload", r => ReportCell.Of(r.Settings is null ? "" : SizeText.Format(r.Settings.PayloadBytes)));
+        Row("payload", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.Suites is ["load"] && r.Results is [var load] ? LoadPayload(load) : SizeText.Format(r.Settings.PayloadBytes)));
         Row("cpu affinity", r => ReportCell.Of(r.Settings is null ? "" : r.Settings.CpuAffinity ? "yes" : "no"));
         Row("target", r => ReportCell.Of(r.Settings?.Target));
         // Only for runs that recorded them (issue 19 on), so older reports keep their table: which rows a run measured
@@ -130,20 +132,34 @@ public static class ReportBuilder
     {
         var study = SuiteStudy.For(suite);
         var figures = new List<ReportFigure>();
+
+        // freight load's parameters (url, method, connections, …: ~200 characters as a label) go in a table of their own,
+        // once; its headings then carry none. Rows measured with different ones keep them, to tell their figures apart.
+        var parametersOnce = study.OneLoadRun && rows.Select(CompareKey.LabelOf).Distinct(StringComparer.Ordinal).Count() == 1;
+        Func<ScenarioResult, string> label = parametersOnce ? _ => "" : CompareKey.LabelOf;
+        if (study.OneLoadRun)
+        {
+            figures.Add(LoadOutcomeFigure(suite, rows, file, ids));
+            if (parametersOnce)
+            {
+                figures.Add(ParametersFigure(suite, rows, file, ids));
+            }
+        }
+
         var groups = study.ChartPer is { } chartPer
             ? rows.GroupBy(chartPer).Select(g => (Title: g.Key, Rows: g.ToArray())).ToArray()
             : [(Title: (string?)null, Rows: rows.ToArray())];
         foreach (var (title, group) in groups)
         {
-            figures.Add(BarFigure(suite, study, groups.Length > 1 ? title : null, group, file, ids));
+            figures.Add(BarFigure(suite, study, groups.Length > 1 ? title : null, group, file, ids, withParameters: !parametersOnce));
         }
 
-        foreach (var group in rows.Where(IsLoad).GroupBy(CompareKey.LabelOf, StringComparer.Ordinal))
+        foreach (var group in rows.Where(IsLoad).GroupBy(label, StringComparer.Ordinal))
         {
             figures.Add(LatencyFigure(suite, group.Key, [.. group], file, ids));
         }
 
-        foreach (var group in rows.Where(r => r.Series is { Count: > 0 }).GroupBy(CompareKey.LabelOf, StringComparer.Ordinal))
+        foreach (var group in rows.Where(r => r.Series is { Count: > 0 }).GroupBy(label, StringComparer.Ordinal))
         {
             figures.AddRange(TimelineFigures(suite, group.Key, [.. group], file, ids));
         }
@@ -151,13 +167,90 @@ public static class ReportBuilder
         return new ReportSection(ids.Take(file.Id + suite), file.Title + study.Title, study.Note, figures, []);
     }
 
-    private static ReportFigure BarFigure(string suite, SuiteStudy study, string? groupTitle, ScenarioResult[] rows, FilePrefix file, ReportIds ids)
+    /// <summary>
+    /// What freight load is for, a column a row: which side saturated and why, what was answered, each side's CPU per GiB
+    /// (or why there is none) and per response, and the failures by kind with why the first failed.
+    /// </summary>
+    private static ReportFigure LoadOutcomeFigure(string suite, IReadOnlyList<ScenarioResult> rows, FilePrefix file, ReportIds ids)
+    {
+        var table = new ReportTable(ids.Take($"{file.Id}{suite} outcome"), "verdict, costs and failures", ["", .. rows.Select(r => r.Scenario)]);
+        void Row(string name, Func<ScenarioResult, ReportCell> cell) => table.Add([ReportCell.Of(name), .. rows.Select(cell)]);
+
+        Row("verdict", r => ReportCell.Of(r.Blame?.Verdict ?? "none"));
+        Row("why", r => ReportCell.Of(r.Blame?.Reason));
+        Row("responses", r => ReportCell.Of(r.StatusCodes is { Count: > 0 } codes
+            ? $"{ReportNumber.Format(r.Transfers, integer: true)} ({string.Join(", ", codes.Select(c => $"{c.Key}×{ReportNumber.Format(c.Value, integer: true)}"))})"
+            : ReportNumber.Format(r.Transfers, integer: true)));
+        Row("failures", r => ReportCell.Of(r.Failures is { Count: > 0 } failures
+            ? string.Join(", ", failures.Select(f => $"{f.Key} {ReportNumber.Format(f.Value, integer: true)}")) + (r.FirstFailure is { } first ? $" — first: {first.Message}" : "")
+            : "none"));
+        Row("server CPU (s/GiB)", r => CostPerGiB(r, r.Server));
+        Row("client CPU (s/GiB)", r => CostPerGiB(r, r.Client));
+        Row("server CPU per response (ms)", r => ReportCell.Of(r.Server?.CpuSecondsPerResponse * 1000));
+        Row("client CPU per response (ms)", r => ReportCell.Of(r.Client?.CpuSecondsPerResponse * 1000));
+        return new ReportFigure(table);
+    }
+
+    /// <summary>A side's CPU per GiB, or why it has none: no server named to sample, or too few bytes moved for the figure to mean anything.</summary>
+    private static ReportCell CostPerGiB(ScenarioResult row, SideCost? side)
+    {
+        if (side?.CpuSecondsPerGiB is { } perGiB)
+        {
+            return ReportCell.Of(perGiB);
+        }
+
+        if (side is null)
+        {
+            return ReportCell.Of("– (no --server-pid)");
+        }
+
+        var moved = row.BytesPerSecond?.Median * (row.Transfers / row.RequestsPerSecond?.Median);
+        return ReportCell.Of(moved is { } bytes && double.IsFinite(bytes)
+            ? $"– ({TransferUnits.Bytes((long)Math.Round(bytes))} moved; it needs {LoadReport.MinimumCostBytes >> 20} MiB)"
+            : "–");
+    }
+
+    /// <summary>The rows' parameters, one a line, a column a row: said once, so the headings need not repeat them.</summary>
+    private static ReportFigure ParametersFigure(string suite, IReadOnlyList<ScenarioResult> rows, FilePrefix file, ReportIds ids)
+    {
+        var table = new ReportTable(ids.Take($"{file.Id}{suite} parameters"), "parameters", ["parameter", .. rows.Select(r => r.Scenario)]);
+        var values = rows.Select(r => r.Parameters.Texts().ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal)).ToArray();
+        foreach (var key in rows.SelectMany(r => r.Parameters.Texts().Select(p => p.Key)).Distinct(StringComparer.Ordinal))
+        {
+            table.Add([ReportCell.Of(key), .. values.Select(v => ReportCell.Of(v.GetValueOrDefault(key)))]);
+        }
+
+        return new ReportFigure(table);
+    }
+
+    /// <summary>
+    /// What a freight load request moved: its body (<c>--size</c>, <c>--file</c>), or for a GET the mean response body,
+    /// bytes over responses (the result's MiB/s over its requests/s), which the run's settings hold as 0.
+    /// </summary>
+    private static string LoadPayload(ScenarioResult row)
+    {
+        if (row.Parameters.PayloadBytes is { } request)
+        {
+            return $"{TransferUnits.Bytes(request)} a request";
+        }
+
+        var perResponse = row.BytesPerSecond?.Median / row.RequestsPerSecond?.Median;
+        return perResponse is { } bytes && double.IsFinite(bytes) ? $"{TransferUnits.Bytes((long)Math.Round(bytes))} a response" : "none";
+    }
+
+    private static ReportFigure BarFigure(string suite, SuiteStudy study, string? groupTitle, ScenarioResult[] rows, FilePrefix file, ReportIds ids, bool withParameters = true)
     {
         var metric = BarMetric.Choose(rows, study.Metrics) ?? study.Metrics[0];
         var title = $"{metric.Name} ({metric.Unit})" + (groupTitle is null ? "" : $" — {groupTitle}");
         var id = ids.Take($"{file.Id}{suite} {metric.Name} {groupTitle}");
         var withErrors = rows.Any(r => r.Error is not null);
-        var headers = new List<string> { "scenario", "parameters", $"{metric.Name} ({metric.Unit})" };
+        var headers = new List<string> { "scenario" };
+        if (withParameters)
+        {
+            headers.Add("parameters");
+        }
+
+        headers.Add($"{metric.Name} ({metric.Unit})");
         if (metric.HasRange)
         {
             headers.AddRange(["min", "max"]);
@@ -197,7 +290,13 @@ public static class ReportBuilder
                 bars.Add(new ChartBar(category, BarKind.Published, figure, Note: PublishedNote(row.Published!, withValue: false)));
             }
 
-            var cells = new List<ReportCell> { ReportCell.Of(row.Scenario), ReportCell.Of(CompareKey.LabelOf(row)), ReportCell.Of(median) };
+            var cells = new List<ReportCell> { ReportCell.Of(row.Scenario) };
+            if (withParameters)
+            {
+                cells.Add(ReportCell.Of(CompareKey.LabelOf(row)));
+            }
+
+            cells.Add(ReportCell.Of(median));
             if (metric.HasRange)
             {
                 cells.Add(ReportCell.Of(median is null ? null : Finite(metric.Min!(row))));

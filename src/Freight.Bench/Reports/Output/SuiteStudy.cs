@@ -7,7 +7,11 @@ namespace Freight.Bench.Reports.Output;
 /// key that splits its rows into charts of comparable bars (a 4 KiB file's requests/s is not a 1 MiB file's; a ramp's
 /// latency is not the engine check's requests/s).
 /// </summary>
-internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMetric> Metrics, Func<ScenarioResult, string?>? ChartPer = null)
+/// <param name="OneLoadRun">
+/// <c>freight load</c>'s results: a table of what load is for (the verdict, each side's CPU per GiB, the failures by kind)
+/// and one of the parameters, said once, so the headings do not repeat them.
+/// </param>
+internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMetric> Metrics, Func<ScenarioResult, string?>? ChartPer = null, bool OneLoadRun = false)
 {
     public static SuiteStudy For(string suite) => suite switch
     {
@@ -44,6 +48,11 @@ internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMe
             "One core's throughput (CPU time of the benchmark thread) over each input: Freight's multipart parser beside ASP.NET Core's MultipartReader and the bare vectorized delimiter search on a normal 20 MiB body and four hostile ones, header parsing, key validation and hashing. One chart per input.",
             [BarMetric.Throughput],
             r => r.Scenario[(r.Scenario.LastIndexOf('/') + 1)..]),
+        "load" => new(
+            "load — freight load",
+            "One run of freight load against any HTTP endpoint: the verdict says which side saturated, and the CPU per GiB is what each side spent for what it moved, which moves far less with a neighbour than the rates do (docs/load.md).",
+            [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse],
+            OneLoadRun: true),
         _ => new(suite, "", [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse]),
     };
 
