@@ -13,7 +13,7 @@ namespace Freight.Bench.Reports;
 /// 95 % interval of the ratio from the two runs' seconds (<see cref="RatioStatistics.OfSeconds"/>, batch means against
 /// their autocorrelation) must exclude 1;</item>
 /// <item>from one run to the next, which one run a side cannot show: the change must exceed what two runs of one command
-/// differed by here (the floors below; <c>--noise</c> can only raise them). Figures with no floor are not marked.</item>
+/// differed by here (the floors below; <c>--noise</c> can only raise them). Figures with no floor read ≈ whatever their change.</item>
 /// </list>
 /// <para>
 /// The floors, measured 2026-11-29 on this repository's 2-core machine with other builds running (load average 20–25: a
