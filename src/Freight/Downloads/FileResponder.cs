@@ -8,6 +8,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
 using Microsoft.Extensions.Primitives;
+using Microsoft.Net.Http.Headers;
 using Microsoft.Win32.SafeHandles;
 
 namespace Freight.Downloads;
@@ -43,6 +44,9 @@ public static class FileResponder
     /// (docs/results/2026-11-27-kestrel-floor.md). Between 64 and 128 KiB it was not measured.
     /// </summary>
     public const int SendFileAboveBytes = 64 * 1024;
+
+    // Kestrel's heartbeat refreshes its Date once a second on a thread of its own; five leave room for a late beat.
+    private const int OwnDateWithinSeconds = 5;
 
     // AT_FDCWD: openat resolves the path as open(2) would (callers pass full paths).
     private static readonly SafeFileHandle s_currentDirectory = new(LinuxFiles.AtFdCwd, ownsHandle: false);
@@ -153,9 +157,10 @@ public static class FileResponder
         var response = context.Response;
         var headers = response.Headers;
         headers.ETag = representation.ETagHeader;
-        headers.LastModified = representation.LastModifiedHeader;
+        var now = DateTimeOffset.UtcNow;
+        SetLastModified(headers, representation, now);
 
-        switch (Preconditions.Evaluate(request, representation.EntityTag, representation.LastModified))
+        switch (Preconditions.Evaluate(request, representation.EntityTag, representation.LastModified, now))
         {
             case PreconditionOutcome.NotModified:
                 response.StatusCode = StatusCodes.Status304NotModified;
@@ -172,7 +177,7 @@ public static class FileResponder
         // the whole representation. A plain GET pays one header lookup here.
         var range = request.Headers.Range;
         if (range.Count > 0 && HttpMethods.IsGet(request.Method)
-            && Preconditions.IfRangeHolds(request, representation.EntityTag, representation.LastModified))
+            && Preconditions.IfRangeHolds(request, representation.EntityTag, representation.LastModified, now))
         {
             var ranges = ByteRangeSet.Parse(range, representation.Length);
             if (ranges.Outcome != ByteRangeOutcome.Ignore)
@@ -189,6 +194,27 @@ public static class FileResponder
         }
 
         return WriteAsync(context, response.BodyWriter, representation, file, reader, 0, representation.Length, representation.Length > WholeWriteMaxBytes);
+    }
+
+    /// <summary>
+    /// Last-Modified, never later than the response's Date (RFC 9110 §8.8.2.1). Kestrel's Date is the one its heartbeat
+    /// formats once a second, up to a second behind the clock, so a file written within the current second could carry a
+    /// Last-Modified a second after it. A response for a file modified less than <see cref="OwnDateWithinSeconds"/> ago
+    /// carries a Date of its own, read with the preconditions' clock at <paramref name="now"/> (Kestrel keeps a Date
+    /// the app set), and a modification time ahead of that clock is replaced by that Date, as §8.8.2.1 says. Any
+    /// other file keeps Kestrel's Date: no per-request formatting.
+    /// </summary>
+    private static void SetLastModified(IHeaderDictionary headers, FileRepresentation representation, DateTimeOffset now)
+    {
+        if (now.UtcTicks - representation.LastModified.UtcTicks >= OwnDateWithinSeconds * TimeSpan.TicksPerSecond)
+        {
+            headers.LastModified = representation.LastModifiedHeader;
+            return;
+        }
+
+        var date = HeaderUtilities.FormatDate(now);
+        headers.Date = date;
+        headers.LastModified = representation.LastModified <= now ? representation.LastModifiedHeader : date;
     }
 
     private static Task SendRangesAsync(HttpContext context, FileRepresentation representation, SafeFileHandle? file, IObjectReader? reader, ByteRangeSet ranges)

@@ -24,6 +24,12 @@ public static class Preconditions
     public static PreconditionOutcome Evaluate(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified)
     {
         ArgumentNullException.ThrowIfNull(request);
+        return Evaluate(request, entityTag, lastModified, DateTimeOffset.UtcNow);
+    }
+
+    /// <summary>As the public <see cref="Evaluate(HttpRequest, EntityTagHeaderValue?, DateTimeOffset?)"/>, at <paramref name="now"/>: the clock the response's Date was read from.</summary>
+    internal static PreconditionOutcome Evaluate(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified, DateTimeOffset now)
+    {
         var headers = request.Headers;
         var ifMatch = headers.IfMatch;
         var ifNoneMatch = headers.IfNoneMatch;
@@ -45,10 +51,11 @@ public static class Preconditions
             }
         }
 
-        // Step 2: If-Unmodified-Since, only without If-Match (§13.1.4); an invalid date is ignored.
+        // Step 2: If-Unmodified-Since, only without If-Match (§13.1.4); an invalid date is ignored. The date of
+        // the second still under way proves nothing (IsWeak): the file may have changed after the client looked.
         else if (ifUnmodifiedSince.Count > 0 && lastModified is { } modified
             && HeaderUtilities.TryParseDate(ifUnmodifiedSince.ToString(), out var unmodifiedSince)
-            && modified > unmodifiedSince)
+            && (modified > unmodifiedSince || (modified == unmodifiedSince && IsWeak(modified, now))))
         {
             return PreconditionOutcome.PreconditionFailed;
         }
@@ -78,12 +85,18 @@ public static class Preconditions
     /// <summary>
     /// If-Range (RFC 9110 §13.1.5), step 5 of §13.2.2: true when the request's Range may be honoured (no
     /// If-Range, or its validator is the current one); false when the Range must be ignored and the whole
-    /// representation sent (200). Only meaningful for a GET with a Range header, after <see cref="Evaluate"/>
+    /// representation sent (200). Only meaningful for a GET with a Range header, after <see cref="Evaluate(HttpRequest, EntityTagHeaderValue?, DateTimeOffset?)"/>
     /// proceeded: without Range a server ignores If-Range (§13.1.5), so callers ask only when Range is present.
     /// </summary>
     public static bool IfRangeHolds(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified)
     {
         ArgumentNullException.ThrowIfNull(request);
+        return IfRangeHolds(request, entityTag, lastModified, DateTimeOffset.UtcNow);
+    }
+
+    /// <summary>As the public <see cref="IfRangeHolds(HttpRequest, EntityTagHeaderValue?, DateTimeOffset?)"/>, at <paramref name="now"/>: the clock the response's Date was read from.</summary>
+    internal static bool IfRangeHolds(HttpRequest request, EntityTagHeaderValue? entityTag, DateTimeOffset? lastModified, DateTimeOffset now)
+    {
         var ifRange = request.Headers.IfRange;
         if (ifRange.Count == 0)
         {
@@ -106,14 +119,24 @@ public static class Preconditions
                 && tag.Compare(entityTag, useStrongComparison: true);
         }
 
-        // §13.1.5: a date must exactly match Last-Modified, and count only as a strong validator (§8.8.2.2).
-        // Kept simple: equality with Last-Modified (whole seconds). A file rewritten twice within one second
-        // keeps its Last-Modified; clients that can should send the ETag (strong, from 100 ns ticks) instead.
-        // An unparsable value matches nothing: the Range is ignored.
+        // §13.1.5: a date must exactly match Last-Modified, and count only as a strong validator (§8.8.2.2):
+        // never the date of the second still under way (IsWeak). A file rewritten twice within an earlier second
+        // keeps its Last-Modified too, but a response sent within that second said so (its Date equals its
+        // Last-Modified, which §8.8.2.2 tells a client is weak); clients that can should send the ETag (strong,
+        // from 100 ns ticks) instead. An unparsable value matches nothing: the Range is ignored.
         return lastModified is { } modified
             && HeaderUtilities.TryParseDate(value, out var date)
-            && date == modified;
+            && date == modified
+            && !IsWeak(modified, now);
     }
+
+    /// <summary>
+    /// Whether <paramref name="lastModified"/> (whole seconds) is only a weak validator at <paramref name="now"/> (RFC 9110
+    /// §8.8.2.2): its second is not over, so the file may change again within it and keep the same Last-Modified, and a
+    /// client's date equal to it may stand for bytes the file no longer holds. A modification time ahead of the clock counts too.
+    /// </summary>
+    internal static bool IsWeak(DateTimeOffset lastModified, DateTimeOffset now) =>
+        now.UtcTicks - lastModified.UtcTicks < TimeSpan.TicksPerSecond;
 
     private static bool AnyMatches(Microsoft.Extensions.Primitives.StringValues values, EntityTagHeaderValue? entityTag, bool useStrongComparison)
     {

@@ -144,6 +144,76 @@ public abstract class FilesRangeTests(FilesServer server)
         Assert.Empty(await response.Content.ReadAsByteArrayAsync());
     }
 
+    [Fact]
+    public async Task GetAndHead_FileJustWritten_LastModifiedNeverAfterDate()
+    {
+        // RFC 9110 §8.8.2.1. Kestrel's Date lags the clock by up to a second, so about every other file written and read
+        // at once used to show a Last-Modified a second after the Date; twenty rounds.
+        var root = FilesApi.NewRoot();
+        for (var round = 0; round < 20; round++)
+        {
+            var key = $"{root}/fresh{round}.bin";
+            await FilesApi.CreateAsync(server, key, FilesApi.Content(1000, seed: (ulong)round + 1));
+
+            foreach (var method in new[] { HttpMethod.Get, HttpMethod.Head })
+            {
+                using var response = await FilesApi.SendAsync(server, method, "/files/" + key);
+
+                Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+                var lastModified = response.Content.Headers.LastModified;
+                var date = response.Headers.Date;
+                Assert.True(lastModified is not null && date is not null && lastModified <= date, $"{method} round {round}: Last-Modified {lastModified:r} after Date {date:r}");
+            }
+        }
+    }
+
+    [Fact]
+    public async Task Get_DateValidatorsOfTheSecondUnderWay_AreWeak_IfRangeWhole_IfUnmodifiedSince412()
+    {
+        // §8.8.2.2: a Last-Modified equal to the response's Date names a second not over yet (the file may change again
+        // within it and keep that date), so it is no strong validator: If-Range sends the whole file (§13.1.5) and
+        // If-Unmodified-Since cannot hold. Once the second is over, the same date is the file's own.
+        var root = FilesApi.NewRoot();
+        var sameSecond = 0;
+        for (var round = 0; round < 20 && sameSecond < 3; round++)
+        {
+            var key = $"{root}/fresh{round}.bin";
+            var content = FilesApi.Content(1000, seed: (ulong)round + 1);
+            await FilesApi.CreateAsync(server, key, content);
+            using var head = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key);
+            var lastModified = head.Content.Headers.LastModified!.Value.ToString("r", System.Globalization.CultureInfo.InvariantCulture);
+
+            using var ranged = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-9"), ("If-Range", lastModified));
+            using var unmodified = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-Unmodified-Since", lastModified));
+
+            if (ranged.Headers.Date == ranged.Content.Headers.LastModified)
+            {
+                sameSecond++;
+                Assert.Equal(HttpStatusCode.OK, ranged.StatusCode);
+                Assert.Equal(content, await ranged.Content.ReadAsByteArrayAsync());
+            }
+            else
+            {
+                Assert.Equal(HttpStatusCode.PartialContent, ranged.StatusCode);
+                Assert.Equal(content.AsSpan(0, 10).ToArray(), await ranged.Content.ReadAsByteArrayAsync());
+            }
+
+            // A 412 is a problem whose Date is Kestrel's, so only the 200 says when it was decided: after the second.
+            if (unmodified.StatusCode == HttpStatusCode.OK)
+            {
+                Assert.True(unmodified.Headers.Date > unmodified.Content.Headers.LastModified, $"round {round}: If-Unmodified-Since {lastModified} held within its own second");
+                Assert.Equal(content, await unmodified.Content.ReadAsByteArrayAsync());
+            }
+            else
+            {
+                await ProblemAssert.IsProblemAsync(unmodified, HttpStatusCode.PreconditionFailed);
+            }
+        }
+
+        // A round straddles a second's end only when the second ends between its write and its GET.
+        Assert.True(sameSecond > 0, "No round read its file within the second it was written.");
+    }
+
     private async Task<(string Key, byte[] Content, string ETag)> CreateAsync()
     {
         var key = FilesApi.NewRoot() + "/ranged.bin";

@@ -398,7 +398,18 @@ public sealed class LabStaticRangeTests(LabServer server) : IClassFixture<LabSer
     {
         var (_, lastModified) = await ValidatorsAsync(size, protocol);
 
-        AssertSinglePart(await GetAsync(size, protocol, ("Range", "bytes=-10"), ("If-Range", lastModified)), size, size - 10, size - 1);
+        var answer = await GetAsync(size, protocol, ("Range", "bytes=-10"), ("If-Range", lastModified));
+
+        // The server wrote the file as it started: within that second its date is no strong validator (RFC 9110
+        // §8.8.2.2), and the response's Date (then equal to its Last-Modified) says so.
+        if (answer.Response.Headers.Date == answer.Response.Content.Headers.LastModified)
+        {
+            AssertWholeFile(answer, size);
+        }
+        else
+        {
+            AssertSinglePart(answer, size, size - 10, size - 1);
+        }
     }
 
     [Theory]
