@@ -91,8 +91,35 @@ internal static class FreightConfiguration
             .Add(Below(FilesOptions.SectionName), SettingShape.Of(typeof(FilesOptions)))
             .Add(Below(TusOptions.SectionName), SettingShape.Of(typeof(TusOptions)))
             .Add(Below(S3StoreOptions.SectionName), SettingShape.Of(typeof(S3StoreOptions)));
-        shape.Check(configuration.GetSection(FreightServerOptions.SectionName), failures, static (key, closest) =>
-            closest is null ? $"{key} is not an option of serve: docs/server.md lists them." : $"{key} is not an option of serve (did you mean {closest}?)");
+        shape.Check(configuration.GetSection(FreightServerOptions.SectionName), failures, UnknownFreightKey);
+        CheckS3Unused(configuration, failures);
+    }
+
+    private static string UnknownFreightKey(string key, string? closest) =>
+        closest is null ? $"{key} is not an option of serve: docs/server.md lists them." : $"{key} is not an option of serve (did you mean {closest}?)";
+
+    /// <summary>
+    /// Refuses <c>Freight:S3</c> settings when the store is not S3: <c>AddFreightS3Store</c> never reads them then, and
+    /// <c>--s3-bucket files</c> without <c>--store s3</c> ran on the file system without a word. A key set to "" counts as
+    /// not given, so a configuration file's bucket can be blanked for a run on another store; a key below S3 that binds
+    /// nothing is left to its own line (<see cref="UnknownFreightKey"/>).
+    /// </summary>
+    private static void CheckS3Unused(IConfiguration configuration, List<string> failures)
+    {
+        var files = new ServeFilesOptions();
+        var storeKey = $"{FreightServerOptions.SectionName}:Files:{nameof(ServeFilesOptions.Store)}";
+        files.Store = configuration[storeKey] ?? files.Store;
+        var s3 = configuration.GetSection(S3StoreOptions.SectionName);
+        var keys = s3.AsEnumerable().Where(setting => !string.IsNullOrEmpty(setting.Value)).Select(setting => setting.Key).Order(StringComparer.OrdinalIgnoreCase).ToList();
+        var unknown = new List<string>();
+        SettingShape.Of(typeof(S3StoreOptions)).Check(s3, unknown, UnknownFreightKey);
+        if (files.IsS3Store || keys.Count == 0 || unknown.Count > 0)
+        {
+            return;
+        }
+
+        var named = keys.Count == 1 ? $"{keys[0]} is set" : $"{string.Join(", ", keys)} are set";
+        failures.Add($"{named}, but the store is {files.Store}: {S3StoreOptions.SectionName} settings count only with {storeKey} S3 (--store s3).");
     }
 
     /// <summary>A library section's path below <c>Freight</c>, e.g. <c>Files</c> for <c>Freight:Files</c>.</summary>

@@ -166,10 +166,33 @@ public sealed class ServerOptionsTests : IDisposable
         await using var server = FreightServer.Create(
         [
             "--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Files:MaxFileBytes", "10", "--Freight:Tus:MaxUploadBytes", "10",
-            "--Freight:S3:Bucket", "unused", "--Freight:Files:Directory", Path.Combine(_dataDirectory, "f"), "--Freight:FileCache:MaxOpenFiles", "3",
+            "--Freight:Files:Directory", Path.Combine(_dataDirectory, "f"), "--Freight:FileCache:MaxOpenFiles", "3",
         ]);
 
         Assert.Equal(10, server.App.Services.GetRequiredService<Freight.AspNetCore.Files.FilesOptions>().MaxFileBytes);
+    }
+
+    /// <summary>
+    /// Freight:S3 counts only with the S3 store: on any other its keys went unused without a word, and --s3-bucket
+    /// without --store s3 served from the file system. One line names them and the setting that makes them count.
+    /// </summary>
+    [Theory]
+    [InlineData(new[] { "--s3-bucket", "files" }, "Freight:S3:Bucket is set, but the store is FileSystem: Freight:S3 settings count only with Freight:Files:Store S3 (--store s3).")]
+    [InlineData(new[] { "--store", "Memory", "--Freight:S3:Endpoint", "http://127.0.0.1:7480", "--Freight:S3:PathStyle", "true" }, "Freight:S3:Endpoint, Freight:S3:PathStyle are set, but the store is Memory: Freight:S3 settings count only with Freight:Files:Store S3 (--store s3).")]
+    public void Create_S3SettingsWithAnotherStore_ThrowsOneFailureNamingThem(string[] options, string failure)
+    {
+        // Create's failures are serve's error: lines, exit 2 (RunAsync_InvalidOptions_Returns2AndPrintsEachErrorToStderr).
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, .. options]));
+
+        Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    [Theory]
+    [InlineData("--store", "s3", "--Freight:S3:AccessKey", "a", "--Freight:S3:SecretKey", "s")]
+    [InlineData("--store", "Memory", "--s3-endpoint", "", "--s3-bucket", "")]
+    public async Task Create_S3SettingsWithTheS3StoreOrBlanked_AreNotRefused(params string[] options)
+    {
+        await using var server = FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--s3-endpoint", "http://127.0.0.1:7480", "--s3-bucket", "files", .. options]);
     }
 
     [Fact]
