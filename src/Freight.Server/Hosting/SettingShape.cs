@@ -85,11 +85,10 @@ internal sealed class SettingShape
                     }
                     else
                     {
+                        // One failure for the key as named, keys below it or not: the typo is in its name
+                        // (--Freight:Filez:WriteTokens:0 T --Freight:Filez:ReadTokens:0 R is one Freight:Filez, not two).
                         var closest = Closest(child.Key);
-                        foreach (var key in Leaves(child))
-                        {
-                            failures.Add(unknown(key, closest is null ? null : section.Path + ":" + closest + key[child.Path.Length..]));
-                        }
+                        failures.Add(unknown(child.Path, closest is null ? null : section.Path + ":" + closest));
                     }
                 }
 

@@ -144,7 +144,8 @@ public sealed class ServerOptionsTests : IDisposable
     /// </summary>
     [Theory]
     [InlineData("--Freight:MaxRequestBodyByte", "10", "Freight:MaxRequestBodyByte is not an option of serve (did you mean Freight:MaxRequestBodyBytes?)")]
-    [InlineData("--Freight:Fils:WriteTokens:0", "x", "Freight:Fils:WriteTokens:0 is not an option of serve (did you mean Freight:Files:WriteTokens:0?)")]
+    [InlineData("--Freight:Fils:WriteTokens:0", "x", "Freight:Fils is not an option of serve (did you mean Freight:Files?)")]
+    [InlineData("--Freight:Files:WriteTokenz:0", "x", "Freight:Files:WriteTokenz is not an option of serve (did you mean Freight:Files:WriteTokens?)")]
     [InlineData("--Freight:Files:WriteToken", "wtok", "Freight:Files:WriteToken is not an option of serve (did you mean Freight:Files:WriteTokens?)")]
     [InlineData("--Freight:Files:MaxFileByte", "10", "Freight:Files:MaxFileByte is not an option of serve (did you mean Freight:Files:MaxFileBytes?)")]
     [InlineData("--Freight:Tus:MaxUploadByte", "10", "Freight:Tus:MaxUploadByte is not an option of serve (did you mean Freight:Tus:MaxUploadBytes?)")]
@@ -158,6 +159,16 @@ public sealed class ServerOptionsTests : IDisposable
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
 
         Assert.Equal(failure, Assert.Single(invalid.Failures));
+    }
+
+    /// <summary>A typo in a section's name is one failure for the section, not one per key below it.</summary>
+    [Fact]
+    public void Create_SectionNoOptionBinds_ThrowsOnceNamingItAndTheLikelySection()
+    {
+        var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(
+            ["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, "--Freight:Filez:WriteTokens:0", "T", "--Freight:Filez:ReadTokens:0", "R", "--Freight:Filez:MaxFileBytes", "10"]));
+
+        Assert.Equal("Freight:Filez is not an option of serve (did you mean Freight:Files?)", Assert.Single(invalid.Failures));
     }
 
     [Fact]
