@@ -161,10 +161,29 @@ internal static class FreightConfiguration
             }
             catch (InvalidDataException unreadable)
             {
-                throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"{file} is not valid JSON{Where(unreadable)}"]);
+                throw NotJson(file, unreadable);
             }
         }
     }
+
+    /// <summary>
+    /// The refusal of a JSON file the host reads as it is built (<c>appsettings.json</c> and <c>appsettings.{Environment}.json</c>
+    /// of the binary's folder, the content root), in the words of the working directory's: the host takes no handler
+    /// before it reads them, so the file is the one its loader's message quotes ("Failed to load configuration from file '…'.").
+    /// </summary>
+    public static OptionsValidationException NotJson(InvalidDataException unreadable)
+    {
+        ArgumentNullException.ThrowIfNull(unreadable);
+        var message = unreadable.Message;
+        var (first, last) = (message.IndexOf('\'', StringComparison.Ordinal), message.LastIndexOf('\''));
+        var file = last > first + 1 ? message[(first + 1)..last] : "";
+        return Path.IsPathFullyQualified(file)
+            ? NotJson(file, unreadable)
+            : new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"{message.TrimEnd('.')}{Where(unreadable)}"]);
+    }
+
+    private static OptionsValidationException NotJson(string file, InvalidDataException unreadable) =>
+        new(FreightServerOptions.SectionName, typeof(FreightServerOptions), [$"{file} is not valid JSON{Where(unreadable)}"]);
 
     /// <summary>Where the parser stopped, counted from 1 as editors count (System.Text.Json counts from 0), and why.</summary>
     private static string Where(Exception unreadable)

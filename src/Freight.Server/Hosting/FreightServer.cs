@@ -69,7 +69,17 @@ public sealed class FreightServer : IAsyncDisposable
             throw new OptionsValidationException(FreightServerOptions.SectionName, typeof(FreightServerOptions), notSettings);
         }
 
-        var builder = WebApplication.CreateBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        WebApplicationBuilder builder;
+        try
+        {
+            builder = WebApplication.CreateBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        }
+        catch (InvalidDataException unreadable)
+        {
+            // The binary folder's appsettings.json, read by the host itself: one line naming it, as the working directory's.
+            throw FreightConfiguration.NotJson(unreadable);
+        }
+
         builder.Configuration.AddWorkingDirectoryFiles(builder.Environment.ContentRootPath, builder.Environment.EnvironmentName);
         builder.Configuration.AddFreightSources(args);
         configure?.Invoke(builder);

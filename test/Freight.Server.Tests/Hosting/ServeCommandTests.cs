@@ -178,6 +178,38 @@ public sealed partial class ServeCommandTests : IDisposable
             stderr.TrimEnd());
     }
 
+    /// <summary>
+    /// The binary folder's appsettings.json (build output, read by the host as it is built) gave the loader's stack; now
+    /// the same one line as the working directory's. A copy of the binary's folder, so no other test reads the broken file.
+    /// </summary>
+    [Fact]
+    public async Task Serve_AppsettingsBesideTheBinaryNotJson_Exits2NamingTheFile()
+    {
+        var binary = Path.Combine(_directory, "bin");
+        Directory.CreateDirectory(binary);
+        foreach (var each in Directory.GetFiles(AppContext.BaseDirectory))
+        {
+            File.Copy(each, Path.Combine(binary, Path.GetFileName(each)));
+        }
+
+        foreach (var folder in Directory.GetDirectories(AppContext.BaseDirectory))
+        {
+            Directory.CreateSymbolicLink(Path.Combine(binary, Path.GetFileName(folder)), folder);
+        }
+
+        var file = Path.Combine(binary, "appsettings.json");
+        await File.WriteAllTextAsync(file, "{ \"Logging\": { \"LogLevel\": {}, }\n  \"Freight\": {} }\n");
+        var work = Directory.CreateDirectory(Path.Combine(_directory, "work")).FullName;
+        await using var freight = FreightProcess.StartApp(work, Path.Combine(binary, "Freight.Cli.dll"), ["serve", "--urls", "http://127.0.0.1:0", "--data-dir", "data"]);
+
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            $"error: {file} is not valid JSON at line 2, byte 3: '\"' is invalid after a value. Expected either ',', '}}', or ']'.",
+            stderr.TrimEnd());
+    }
+
     [Fact]
     public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
     {
