@@ -64,13 +64,12 @@ public sealed class ServeCertificateTests : IDisposable
     }
 
     [Theory]
-    [InlineData("missing", "https", "Kestrel:Certificates:Default:Path '")]
-    [InlineData("missing", "http", "Kestrel:Certificates:Default:Path '")]
-    [InlineData("no-key", "https", "holds no private key")]
-    [InlineData("wrong-password", "https", "is not a certificate serve can use")]
-    [InlineData("store", "https", "Kestrel:Certificates:Default:Subject is not read by freight serve")]
-    [InlineData("key-alone", "https", "Kestrel:Certificates:Default:Path is not set")]
-    public async Task Serve_CertificateItCannotUse_Exits2WithOneLineNamingTheKey(string problem, string scheme, string says)
+    [InlineData("missing", "is not a certificate serve can use: Could not find file")]
+    [InlineData("no-key", "holds no private key")]
+    [InlineData("wrong-password", "is not a certificate serve can use")]
+    [InlineData("store", "Kestrel:Certificates:Default:Subject is not read by freight serve")]
+    [InlineData("key-alone", "Kestrel:Certificates:Default:Path is not set")]
+    public async Task Serve_CertificateItCannotUse_Exits2WithOneLineNamingTheKey(string problem, string says)
     {
         using var certificate = NewCertificate("CN=files.example.test");
         string[] settings = problem switch
@@ -82,7 +81,7 @@ public sealed class ServeCertificateTests : IDisposable
             _ => [Key + "KeyPath", WriteText("alone.key", certificate.GetECDsaPrivateKey()!.ExportPkcs8PrivateKeyPem())],
         };
 
-        await using var freight = FreightProcess.StartServe(_directory, ["--urls", $"{scheme}://127.0.0.1:0", "--data-dir", "data", .. settings]);
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "https://127.0.0.1:0", "--data-dir", "data", .. settings]);
         var (exitCode, stderr) = await freight.WaitForExitAsync();
 
         Assert.Equal(2, exitCode);
@@ -104,6 +103,24 @@ public sealed class ServeCertificateTests : IDisposable
         Assert.Equal(2, exitCode);
         Assert.Equal(
             $"error: Kestrel:Certificates:Default:Path '{settings[1]}' names a certificate but no --urls address is https://: add one (--urls \"http://…;https://…\"), or leave the certificate out.",
+            stderr.TrimEnd());
+    }
+
+    /// <summary>
+    /// A certificate file that does not exist, with only http:// addresses: refused for the address, which is what is
+    /// wrong with the run (a certificate with nothing to serve it on), and the file is not opened.
+    /// </summary>
+    [Fact]
+    public async Task Serve_MissingCertificateWithNoHttpsAddress_Exits2SayingNoAddressIsHttps()
+    {
+        var missing = Path.Combine(_directory, "nowhere.pem");
+
+        await using var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data", Key + "Path", missing]);
+        var (exitCode, stderr) = await freight.WaitForExitAsync();
+
+        Assert.Equal(2, exitCode);
+        Assert.Equal(
+            $"error: Kestrel:Certificates:Default:Path '{missing}' names a certificate but no --urls address is https://: add one (--urls \"http://…;https://…\"), or leave the certificate out.",
             stderr.TrimEnd());
     }
 
