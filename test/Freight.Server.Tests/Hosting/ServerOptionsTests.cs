@@ -63,6 +63,7 @@ public sealed class ServerOptionsTests : IDisposable
     [InlineData("--Kestrel:EndpointDefaults:Protocols", "Http2", "Kestrel:EndpointDefaults")]
     [InlineData("--Kestrel:Certificates:Other:Path", "/x.pem", "Kestrel:Certificates:Other")]
     [InlineData("--Kestrel:AddServerHeader", "true", "Kestrel:AddServerHeader")]
+    [InlineData("--Freight:ShutdownTimeout", "-00:00:01", "Freight:ShutdownTimeout is -00:00:01: use 0 or")]
     public void Create_InvalidOption_ThrowsNamingTheOption(string option, string value, string named)
     {
         var invalid = Assert.Throws<OptionsValidationException>(() => FreightServer.Create(["--urls", "http://127.0.0.1:0", "--data-dir", _dataDirectory, option, value]));
