@@ -6,7 +6,7 @@ namespace Freight.Bench.Tests.Reports;
 /// <summary>
 /// The report tests' fixture: Reports/Fixtures/report.json, a hand-made result file trimmed from docs/results (see
 /// Fixtures/README.md), and the golden outputs beside it. Read from the build output; goldens are rewritten in the
-/// source tree when FREIGHT_UPDATE_GOLDEN=1.
+/// source tree when FREIGHTTEST_UPDATE_GOLDEN=1.
 /// </summary>
 internal static class ReportFixture
 {
@@ -27,9 +27,9 @@ internal static class ReportFixture
         "threads/sleep", "threads/delay", "load/ping", "peer/wrk",
     ];
 
-    public static bool UpdateGoldens => Environment.GetEnvironmentVariable("FREIGHT_UPDATE_GOLDEN") == "1";
+    public static bool UpdateGoldens => Environment.GetEnvironmentVariable("FREIGHTTEST_UPDATE_GOLDEN") == "1";
 
-    /// <summary>The fixtures folder in the source tree (where FREIGHT_UPDATE_GOLDEN=1 writes).</summary>
+    /// <summary>The fixtures folder in the source tree (where FREIGHTTEST_UPDATE_GOLDEN=1 writes).</summary>
     public static string SourceDirectory => Path.Combine(RepositoryRoot(), "test", "Freight.Bench.Tests", "Reports", "Fixtures");
 
     public static async Task<CompareSource> LoadAsync(string? path = null)

@@ -6,7 +6,7 @@ namespace Freight.Bench.Tests.Reports;
 /// <summary>
 /// <c>freight report Fixtures/report.json --markdown FILE --csv DIR</c> against the golden files beside the fixture,
 /// text for text (CSV byte for byte: CRLF record ends). After an intended change to the report, regenerate them with
-/// <c>FREIGHT_UPDATE_GOLDEN=1 dotnet test test/Freight.Bench.Tests --filter FullyQualifiedName~ReportGoldenTests</c>
+/// <c>FREIGHTTEST_UPDATE_GOLDEN=1 dotnet test test/Freight.Bench.Tests --filter FullyQualifiedName~ReportGoldenTests</c>
 /// and review the diff before committing it.
 /// </summary>
 public sealed class ReportGoldenTests

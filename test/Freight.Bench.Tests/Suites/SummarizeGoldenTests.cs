@@ -20,7 +20,7 @@ namespace Freight.Bench.Tests.Suites;
 /// Suites/Fixtures/summaries.golden.txt byte for byte. The golden was written by the suites' own Summarize copies
 /// before they shared one path (main at d15f043): the shared path must write the same JSON for the same runs. After
 /// an intended change to a row's figures, regenerate it with
-/// <c>FREIGHT_UPDATE_GOLDEN=1 dotnet test test/Freight.Bench.Tests --filter FullyQualifiedName~SummarizeGoldenTests</c>
+/// <c>FREIGHTTEST_UPDATE_GOLDEN=1 dotnet test test/Freight.Bench.Tests --filter FullyQualifiedName~SummarizeGoldenTests</c>
 /// and review the diff.
 /// </summary>
 public sealed class SummarizeGoldenTests

@@ -74,7 +74,7 @@ public sealed class SoakTests(ITestOutputHelper output) : IDisposable
 
         var warmUp = SoakSettings.WarmUpSeconds(sampler.Samples[^1].Seconds);
         var measured = sampler.Samples.Where(s => s.Seconds >= warmUp).ToList();
-        Assert.True(measured.Count >= 6, $"{measured.Count} samples after the warm-up are too few for a trend: the request bound ended the run after {sampler.Samples[^1].Seconds:F0} s; raise FREIGHT_SOAK_MAX_REQUESTS");
+        Assert.True(measured.Count >= 6, $"{measured.Count} samples after the warm-up are too few for a trend: the request bound ended the run after {sampler.Samples[^1].Seconds:F0} s; raise FREIGHTTEST_SOAK_MAX_REQUESTS");
         GrowthTrend[] trends =
         [
             GrowthTrend.Of("RSS MiB", measured.Select(s => (s.Seconds, s.RssBytes / (1024.0 * 1024))).ToList(), RssToleranceMiB),

@@ -210,6 +210,31 @@ public sealed partial class ServeCommandTests : IDisposable
             stderr.TrimEnd());
     }
 
+    /// <summary>
+    /// The tests' own variables (the soak's, the golden files') are FREIGHTTEST_, which serve does not read: under
+    /// their old FREIGHT_ names a serve in the same environment refused them as settings it has no option for.
+    /// </summary>
+    [Fact]
+    public async Task Serve_TestVariables_AreNoSettingsOfServe()
+    {
+        var testVariables = new Dictionary<string, string>
+        {
+            ["FREIGHTTEST_SOAK_SECONDS"] = "600",
+            ["FREIGHTTEST_SOAK_REPORT"] = _directory,
+            ["FREIGHTTEST_UPDATE_GOLDEN"] = "1",
+        };
+        await using (var freight = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"], testVariables))
+        {
+            Assert.Single(await freight.ReadUntilListeningAsync(1));
+            Assert.Equal(0, await freight.TerminateAsync());
+        }
+
+        await using var old = FreightProcess.StartServe(_directory, ["--urls", "http://127.0.0.1:0", "--data-dir", "data"], new Dictionary<string, string> { ["FREIGHT_SOAK_SECONDS"] = "600" });
+        var (exitCode, stderr) = await old.WaitForExitAsync();
+        Assert.Equal(2, exitCode);
+        Assert.StartsWith("error: Freight:SOAK_SECONDS is not an option of serve", stderr, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Serve_FreightEnvironmentVariables_ConfigureTheServer()
     {

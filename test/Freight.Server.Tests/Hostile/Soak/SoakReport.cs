@@ -3,7 +3,7 @@ using System.Text;
 
 namespace Freight.Server.Tests.Hostile.Soak;
 
-/// <summary>The soak's figures as text (the test's output, and docs/results when <c>FREIGHT_SOAK_REPORT</c> is set) and its samples as CSV.</summary>
+/// <summary>The soak's figures as text (the test's output, and docs/results when <c>FREIGHTTEST_SOAK_REPORT</c> is set) and its samples as CSV.</summary>
 internal static class SoakReport
 {
     private const double MiB = 1024 * 1024;

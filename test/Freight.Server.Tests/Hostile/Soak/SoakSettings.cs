@@ -4,9 +4,10 @@ namespace Freight.Server.Tests.Hostile.Soak;
 
 /// <summary>
 /// How long and how hard a soak runs, from the environment so the documented 10-minute run is the CI test's
-/// code: <c>FREIGHT_SOAK_SECONDS</c> (60), <c>FREIGHT_SOAK_MAX_REQUESTS</c> (1,000 a second of duration: a
-/// bound a fast machine could reach, so the run stops by itself either way), <c>FREIGHT_SOAK_CLIENTS</c> (6),
-/// <c>FREIGHT_SOAK_SEED</c> (16), <c>FREIGHT_SOAK_REPORT</c> (a directory for the samples CSV and the summary).
+/// code: <c>FREIGHTTEST_SOAK_SECONDS</c> (60), <c>FREIGHTTEST_SOAK_MAX_REQUESTS</c> (1,000 a second of duration: a
+/// bound a fast machine could reach, so the run stops by itself either way), <c>FREIGHTTEST_SOAK_CLIENTS</c> (6),
+/// <c>FREIGHTTEST_SOAK_SEED</c> (16), <c>FREIGHTTEST_SOAK_REPORT</c> (a directory for the samples CSV and the summary).
+/// FREIGHTTEST_, not FREIGHT_: serve reads every FREIGHT_ variable as a setting and refuses one it has no option for.
 /// </summary>
 internal sealed record SoakSettings(TimeSpan Duration, long MaxRequests, int Clients, int Seed, string? ReportDirectory)
 {
@@ -23,17 +24,17 @@ internal sealed record SoakSettings(TimeSpan Duration, long MaxRequests, int Cli
 
     public static SoakSettings FromEnvironment()
     {
-        var seconds = Number("FREIGHT_SOAK_SECONDS", 60);
+        var seconds = Number("FREIGHTTEST_SOAK_SECONDS", 60);
         return new SoakSettings(
             TimeSpan.FromSeconds(seconds),
-            Number("FREIGHT_SOAK_MAX_REQUESTS", seconds * 1000),
-            (int)Number("FREIGHT_SOAK_CLIENTS", DefaultClients),
-            (int)Number("FREIGHT_SOAK_SEED", 16),
-            Environment.GetEnvironmentVariable("FREIGHT_SOAK_REPORT") is { Length: > 0 } report ? Path.GetFullPath(report) : null);
+            Number("FREIGHTTEST_SOAK_MAX_REQUESTS", seconds * 1000),
+            (int)Number("FREIGHTTEST_SOAK_CLIENTS", DefaultClients),
+            (int)Number("FREIGHTTEST_SOAK_SEED", 16),
+            Environment.GetEnvironmentVariable("FREIGHTTEST_SOAK_REPORT") is { Length: > 0 } report ? Path.GetFullPath(report) : null);
     }
 
     public override string ToString() =>
-        $"FREIGHT_SOAK_SECONDS={Duration.TotalSeconds} FREIGHT_SOAK_MAX_REQUESTS={MaxRequests} FREIGHT_SOAK_CLIENTS={Clients} FREIGHT_SOAK_SEED={Seed}";
+        $"FREIGHTTEST_SOAK_SECONDS={Duration.TotalSeconds} FREIGHTTEST_SOAK_MAX_REQUESTS={MaxRequests} FREIGHTTEST_SOAK_CLIENTS={Clients} FREIGHTTEST_SOAK_SEED={Seed}";
 
     private static long Number(string name, long fallback) =>
         Environment.GetEnvironmentVariable(name) is { Length: > 0 } value ? long.Parse(value, CultureInfo.InvariantCulture) : fallback;
