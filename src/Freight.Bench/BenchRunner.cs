@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
+using Freight.Bench.Cli;
 using Freight.Bench.Load;
 using Freight.Bench.Measure;
 using Freight.Bench.Peers;
@@ -241,8 +242,7 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             try
             {
                 Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(jsonPath))!);
-                await using var json = File.Create(jsonPath);
-                await JsonSerializer.SerializeAsync(json, report, BenchReport.JsonOptions, cancellationToken);
+                await ResultFile.WriteAsync(jsonPath, json => JsonSerializer.SerializeAsync(json, report, BenchReport.JsonOptions));
             }
             catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
             {

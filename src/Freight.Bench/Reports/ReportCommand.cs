@@ -116,14 +116,14 @@ public static class ReportCommand
             if (options.Html is { } html)
             {
                 target = html;
-                await File.WriteAllTextAsync(html, HtmlReportWriter.Render(model), cancellationToken);
+                await ResultFile.WriteTextAsync(html, HtmlReportWriter.Render(model));
                 await output.WriteLineAsync($"html: {html}");
             }
 
             if (options.Markdown is { } markdown)
             {
                 target = markdown;
-                await File.WriteAllTextAsync(markdown, MarkdownReportWriter.Render(model), cancellationToken);
+                await ResultFile.WriteTextAsync(markdown, MarkdownReportWriter.Render(model));
                 await output.WriteLineAsync($"markdown: {markdown}");
             }
 
@@ -138,7 +138,7 @@ public static class ReportCommand
             {
                 target = page;
                 var existing = File.Exists(page) ? await File.ReadAllTextAsync(page, cancellationToken) : null;
-                await File.WriteAllTextAsync(page, VerdictsPage.Rewrite(existing, VerdictsPage.Render(runs, MethodLink(page))), cancellationToken);
+                await ResultFile.WriteTextAsync(page, VerdictsPage.Rewrite(existing, VerdictsPage.Render(runs, MethodLink(page))));
                 await output.WriteLineAsync($"verdicts: {page}");
             }
 

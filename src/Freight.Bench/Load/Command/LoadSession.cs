@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Freight.Bench.Cli;
 using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 using Freight.Bench.Measure;
@@ -55,7 +56,8 @@ public static class LoadSession
 
         try
         {
-            await WriteFilesAsync(settings, report, output, cancellationToken);
+            // Not the run's token: after a Ctrl+C it is cancelled, and what was measured is still written, whole.
+            await WriteFilesAsync(settings, report, output);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -66,14 +68,11 @@ public static class LoadSession
         return report.Verified ? 0 : 1;
     }
 
-    private static async Task WriteFilesAsync(LoadSettings settings, BenchReport report, TextWriter output, CancellationToken cancellationToken)
+    private static async Task WriteFilesAsync(LoadSettings settings, BenchReport report, TextWriter output)
     {
         if (settings.JsonPath is { } json)
         {
-            await using (var file = File.Create(json))
-            {
-                await System.Text.Json.JsonSerializer.SerializeAsync(file, report, BenchReport.JsonOptions, cancellationToken);
-            }
+            await ResultFile.WriteAsync(json, file => System.Text.Json.JsonSerializer.SerializeAsync(file, report, BenchReport.JsonOptions));
 
             await output.WriteLineAsync($"json: {json}");
         }
@@ -87,19 +86,19 @@ public static class LoadSession
         var model = ReportBuilder.Build([new CompareSource("load", report)]);
         if (settings.MarkdownPath is { } markdown)
         {
-            await File.WriteAllTextAsync(markdown, MarkdownReportWriter.Render(model), cancellationToken);
+            await ResultFile.WriteTextAsync(markdown, MarkdownReportWriter.Render(model));
             await output.WriteLineAsync($"markdown: {markdown}");
         }
 
         if (settings.CsvDirectory is { } directory)
         {
-            var written = await CsvReportWriter.WriteAsync(model, directory, cancellationToken);
+            var written = await CsvReportWriter.WriteAsync(model, directory);
             await output.WriteLineAsync($"csv: {directory} ({CountText.Format(written.Count, "file")})");
         }
 
         if (settings.HtmlPath is { } html)
         {
-            await File.WriteAllTextAsync(html, HtmlReportWriter.Render(model), cancellationToken);
+            await ResultFile.WriteTextAsync(html, HtmlReportWriter.Render(model));
             await output.WriteLineAsync($"html: {html}");
         }
     }

@@ -1,4 +1,5 @@
 using System.Text;
+using Freight.Bench.Cli;
 
 namespace Freight.Bench.Reports.Output;
 
@@ -21,7 +22,8 @@ public static class CsvReportWriter
         foreach (var table in model.Tables)
         {
             var path = Path.Combine(directory, table.Id + ".csv");
-            await File.WriteAllTextAsync(path, Render(table), cancellationToken);
+            cancellationToken.ThrowIfCancellationRequested();
+            await ResultFile.WriteTextAsync(path, Render(table));
             written.Add(path);
         }
 

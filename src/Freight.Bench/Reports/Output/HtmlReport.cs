@@ -1,3 +1,4 @@
+using Freight.Bench.Cli;
 using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports.Output;
@@ -34,7 +35,8 @@ public static class HtmlReport
         ArgumentNullException.ThrowIfNull(report);
         ArgumentException.ThrowIfNullOrEmpty(name);
         ArgumentException.ThrowIfNullOrEmpty(htmlPath);
-        await File.WriteAllTextAsync(htmlPath, Render([new CompareSource(name, report)]), cancellationToken);
+        cancellationToken.ThrowIfCancellationRequested();
+        await ResultFile.WriteTextAsync(htmlPath, Render([new CompareSource(name, report)]));
         return htmlPath;
     }
 

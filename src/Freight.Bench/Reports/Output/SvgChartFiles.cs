@@ -1,4 +1,5 @@
 using System.Text;
+using Freight.Bench.Cli;
 
 namespace Freight.Bench.Reports.Output;
 
@@ -23,7 +24,8 @@ public static class SvgChartFiles
             var drawing = svg.ToString().IndexOf("</desc>\n", StringComparison.Ordinal);
             svg.Insert(drawing + "</desc>\n".Length, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
             var path = Path.Combine(directory, $"{written.Count + 1:00}-{chart.Id}.svg");
-            await File.WriteAllTextAsync(path, svg.ToString(), cancellationToken);
+            cancellationToken.ThrowIfCancellationRequested();
+            await ResultFile.WriteTextAsync(path, svg.ToString());
             written.Add(path);
         }
 

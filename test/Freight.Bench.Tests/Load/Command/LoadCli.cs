@@ -19,6 +19,30 @@ internal static class LoadCli
     public static async Task<Outcome> RunAsync(params string[] args)
     {
         var json = Path.Combine(Path.GetTempPath(), $"freight-load-{Guid.NewGuid():N}.json");
+        try
+        {
+            return await RunAsync(json, null, args);
+        }
+        finally
+        {
+            File.Delete(json);
+        }
+    }
+
+    /// <summary>
+    /// Runs with <c>--json</c> <paramref name="json"/> (left for the caller) and, once <paramref name="underWay"/> completes,
+    /// sends the process SIGINT, as Ctrl+C in a terminal does.
+    /// </summary>
+    public static Task<Outcome> InterruptAsync(string json, Func<Task> underWay, params string[] args) =>
+        RunAsync(json, async process =>
+        {
+            await underWay();
+            using var kill = Process.Start("kill", ["-INT", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+            await kill.WaitForExitAsync();
+        }, args);
+
+    private static async Task<Outcome> RunAsync(string json, Func<Process, Task>? meanwhile, string[] args)
+    {
         var muxer = Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet" ? Environment.ProcessPath! : "dotnet";
         var start = new ProcessStartInfo(muxer)
         {
@@ -41,6 +65,11 @@ internal static class LoadCli
         {
             var stdout = process.StandardOutput.ReadToEndAsync(patience.Token);
             var stderr = process.StandardError.ReadToEndAsync(patience.Token);
+            if (meanwhile is not null)
+            {
+                await meanwhile(process);
+            }
+
             await process.WaitForExitAsync(patience.Token);
             BenchReport? report = null;
             if (File.Exists(json))
@@ -57,8 +86,6 @@ internal static class LoadCli
             {
                 process.Kill(entireProcessTree: true);
             }
-
-            File.Delete(json);
         }
     }
 }
