@@ -33,6 +33,27 @@ internal static class ResultFile
         }
     }
 
+    /// <summary>
+    /// Writes a set of files (a report's CSV tables, its SVG charts) once every one of them is known to be writable, so
+    /// a name the file system refuses stops the set before any of it is written, not after part of it.
+    /// </summary>
+    public static async Task WriteAllAsync(IReadOnlyList<KeyValuePair<string, string>> files)
+    {
+        ArgumentNullException.ThrowIfNull(files);
+        foreach (var (path, _) in files)
+        {
+            if (OutputPath.WhyNotWritable(path) is { } why)
+            {
+                throw new IOException($"{path} cannot be written: {why}");
+            }
+        }
+
+        foreach (var (path, text) in files)
+        {
+            await WriteTextAsync(path, text);
+        }
+    }
+
     /// <summary>Writes <paramref name="text"/> as UTF-8 without a byte order mark, as File.WriteAllText does.</summary>
     public static Task WriteTextAsync(string path, string text) =>
         WriteAsync(path, file => file.WriteAsync(Encoding.UTF8.GetBytes(text)).AsTask());

@@ -18,16 +18,10 @@ public static class CsvReportWriter
         ArgumentNullException.ThrowIfNull(model);
         ArgumentException.ThrowIfNullOrEmpty(directory);
         Directory.CreateDirectory(directory);
-        var written = new List<string>();
-        foreach (var table in model.Tables)
-        {
-            var path = Path.Combine(directory, table.Id + ".csv");
-            cancellationToken.ThrowIfCancellationRequested();
-            await ResultFile.WriteTextAsync(path, Render(table));
-            written.Add(path);
-        }
-
-        return written;
+        var files = model.Tables.Select(table => KeyValuePair.Create(Path.Combine(directory, table.Id + ".csv"), Render(table))).ToList();
+        cancellationToken.ThrowIfCancellationRequested();
+        await ResultFile.WriteAllAsync(files);
+        return [.. files.Select(file => file.Key)];
     }
 
     /// <summary>What an interval column is written as: its bounds, in the unit of the table's figures, and its confidence level (0.95 or 0.995).</summary>

@@ -15,7 +15,7 @@ public static class SvgChartFiles
         ArgumentNullException.ThrowIfNull(model);
         ArgumentException.ThrowIfNullOrEmpty(directory);
         Directory.CreateDirectory(directory);
-        var written = new List<string>();
+        var files = new List<KeyValuePair<string, string>>();
         foreach (var chart in model.Charts)
         {
             var svg = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -23,12 +23,11 @@ public static class SvgChartFiles
             // An opaque background: an image on a dark page (GitHub's dark theme) would hide the dark text.
             var drawing = svg.ToString().IndexOf("</desc>\n", StringComparison.Ordinal);
             svg.Insert(drawing + "</desc>\n".Length, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
-            var path = Path.Combine(directory, $"{written.Count + 1:00}-{chart.Id}.svg");
-            cancellationToken.ThrowIfCancellationRequested();
-            await ResultFile.WriteTextAsync(path, svg.ToString());
-            written.Add(path);
+            files.Add(KeyValuePair.Create(Path.Combine(directory, $"{files.Count + 1:00}-{chart.Id}.svg"), svg.ToString()));
         }
 
-        return written;
+        cancellationToken.ThrowIfCancellationRequested();
+        await ResultFile.WriteAllAsync(files);
+        return [.. files.Select(file => file.Key)];
     }
 }

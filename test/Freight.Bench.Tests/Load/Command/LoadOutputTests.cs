@@ -28,4 +28,28 @@ public sealed class LoadOutputTests
             File.Delete(json);
         }
     }
+
+    [Fact]
+    public async Task Get_UrlLongerThanAFileName_EveryCsvTableIsWritten()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+        var directory = Directory.CreateTempSubdirectory("freight-load-csv-").FullName;
+        try
+        {
+            // The row's label holds the URL; the CSV names are made of it.
+            var url = server.Url("/payload/16?q=" + new string('x', 300)).ToString();
+
+            var run = await LoadCli.RunAsync(url, "-c", "1", "-n", "2", "--no-progress", "--csv", directory);
+
+            Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+            var files = Directory.GetFiles(directory);
+            Assert.Contains($"csv: {directory} ({files.Length} files)", run.Stdout, StringComparison.Ordinal);
+            Assert.True(files.Length > 2, string.Join(", ", files));
+            Assert.All(files, file => Assert.InRange(Path.GetFileName(file).Length, 1, 255));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
 }
