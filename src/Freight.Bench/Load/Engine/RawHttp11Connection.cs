@@ -82,7 +82,8 @@ internal sealed class RawHttp11Connection : IDisposable
     /// decoded data) and how the body differed from the expectation (null when it matched or was not compared). A reused
     /// connection that the server closed while idle (no byte of a response came back) is reopened and an
     /// idempotent request sent again, once. Throws <see cref="SocketException"/>
-    /// (refused, reset), <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
+    /// (refused, reset), <see cref="HttpRequestException"/> (closed before any response: <see cref="HttpRequestError.ResponseEnded"/>),
+    /// <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
@@ -118,7 +119,8 @@ internal sealed class RawHttp11Connection : IDisposable
                 Close();
                 if (!retryable)
                 {
-                    throw new IOException("The server closed the connection before sending a response.");
+                    // As HttpClient says it (its SendAsync throws this before any response): one event, one code.
+                    throw new HttpRequestException(HttpRequestError.ResponseEnded, "The server closed the connection before sending a response.");
                 }
             }
             catch (SocketException) when (retryable && _received == 0 && !token.IsCancellationRequested)

@@ -23,7 +23,8 @@ internal static class RequestFailures
     /// HttpRequestException or IOException) a socket error, and any other (host not found or unreachable, no local
     /// port, too many open files) an error: no server was there to refuse;
     /// a response that ended before its framing said (<see cref="HttpRequestError.ResponseEnded"/>, from
-    /// HttpClient or the raw transport) a length failure, or a socket failure when no response had begun;
+    /// HttpClient or the raw transport) a length failure, or a socket failure when no response had begun (an
+    /// <see cref="HttpRequestException"/> saying so, or any before <paramref name="responseStarted"/>);
     /// anything else an error.
     /// </summary>
     public static RequestFailure Classify(Exception exception, bool runEnding, bool timedOut, bool responseStarted = true)
@@ -41,6 +42,12 @@ internal static class RequestFailures
         if (SocketFailure.Find(exception) is { } socket)
         {
             return SocketFailure.Of(socket.SocketErrorCode).Dropped ? RequestFailure.Socket : RequestFailure.Error;
+        }
+
+        // SendAsync's own exception, HttpClient's or the raw transport's: the server closed before the response began.
+        if (exception is HttpRequestException { HttpRequestError: HttpRequestError.ResponseEnded })
+        {
+            return RequestFailure.Socket;
         }
 
         for (var inner = exception; inner is not null; inner = inner.InnerException)

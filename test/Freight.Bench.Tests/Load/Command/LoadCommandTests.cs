@@ -255,6 +255,22 @@ public sealed class LoadCommandTests
         Assert.Equal(0, run.Row.Transfers);
     }
 
+    [Theory]
+    [InlineData("GET")]
+    [InlineData("HEAD")]
+    public async Task AnyMethod_ServerClosesBeforeAnswering_ResetsSaidConnectionClosed(string method)
+    {
+        // GET goes through the raw HTTP/1.1 client, HEAD through HttpClient: the same event is one kind and one code.
+        await using var server = RawResponseServer.Start("", closeAfterResponse: true);
+
+        var run = await LoadCli.RunAsync(server.Url.ToString(), "-X", method, "-c", "1", "-n", "3", "--timeout", "5", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(new Dictionary<string, long> { ["reset"] = 3 }, run.Row.Failures);
+        Assert.Equal(new FailureReason("connection_closed", "the server closed the connection before answering"), run.Row.FirstFailure);
+        Assert.Contains("failures   reset 3 — first: the server closed the connection before answering\n", run.Stdout, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Post_MultipartPayload_ServerFindsTheFilePartExit0()
     {
