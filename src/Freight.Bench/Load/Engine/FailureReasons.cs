@@ -13,6 +13,9 @@ namespace Freight.Bench.Load.Engine;
 /// </summary>
 internal static class FailureReasons
 {
+    // 413 Content Too Large (RFC 9110 §15.5.14): most often a framework's default limit, which a user's app did not set.
+    private const string BodyLimitHint = " (over a request body limit? Kestrel's MaxRequestBodySize is 30,000,000 bytes by default)";
+
     public static FailureReason Describe(Exception exception, RequestFailure failure)
     {
         ArgumentNullException.ThrowIfNull(exception);
@@ -66,7 +69,7 @@ internal static class FailureReasons
 
     /// <summary>A complete response with another status than <c>--expect-status</c>.</summary>
     public static FailureReason UnexpectedStatus(int status, int expected) =>
-        new("unexpected_status", string.Create(CultureInfo.InvariantCulture, $"status {status}, expected {expected}"));
+        new("unexpected_status", string.Create(CultureInfo.InvariantCulture, $"status {status}, expected {expected}{(status == 413 ? BodyLimitHint : "")}"));
 
     /// <summary>A body whose hash is not the one expected: <paramref name="expectedBy"/> says who expected it ("expected", "its Repr-Digest says").</summary>
     public static FailureReason DigestMismatch(string algorithm, ReadOnlySpan<byte> actual, string expectedBy, ReadOnlySpan<byte> expected) =>

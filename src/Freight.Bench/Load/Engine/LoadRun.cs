@@ -158,6 +158,13 @@ internal sealed class LoadRun : IDisposable
         catch (Exception exception)
 #pragma warning restore CA1031
         {
+            if (!_runEnd.IsCancellationRequested && EarlyResponseException.Find(exception) is { } early)
+            {
+                // The server answered before the body had gone, then closed (Kestrel's 413 over its limit): a response.
+                Record(scheduledTimestamp, early.StatusCode, 0, null);
+                return false;
+            }
+
             var failure = RequestFailures.Classify(exception, _runEnd.IsCancellationRequested, request.IsCancellationRequested, responseStarted);
             Counters.AddFailure(failure, exception);
             if (failure == RequestFailure.CancelledAtEnd)
@@ -263,6 +270,12 @@ internal sealed class LoadRun : IDisposable
             PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
             PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         };
+        if (options.Body is not null && options.Target.Scheme == Uri.UriSchemeHttp && options.HttpVersion == HttpVersion.Version11)
+        {
+            // Cleartext HTTP/1.1 with a body: a server's answer before the body has gone is read when the send fails.
+            handler.ConnectCallback = EarlyResponseStream.ConnectAsync;
+        }
+
         options.ConfigureHandler?.Invoke(handler);
         return handler;
     }

@@ -170,7 +170,7 @@ internal sealed class RawHttp11Connection : IDisposable
     /// ~1.3 s of CPU a GiB receiving a WebDAV PUT sent that way against ~1.0 from 64 KiB writes (curl's way), and took
     /// it at ~800 against ~1,000 MiB/s: the client's zero copy was paid twice over by the server it measures
     /// (docs/results/2026-11-27-load-vs-peers-put.md). A file whose length changed since the run declared it fails
-    /// the request.
+    /// the request. A server that answers and closes before the body has gone gets its answer read (<see cref="EarlyResponse"/>).
     /// </summary>
     private async ValueTask SendFileAsync(CancellationToken token)
     {
@@ -182,10 +182,10 @@ internal sealed class RawHttp11Connection : IDisposable
             throw new IOException($"{path} changed during the run: {length} bytes, {_request.BodyLength} declared.");
         }
 
-        await _socket!.SendAsync(_request.Head, SocketFlags.None, token);
         var piece = ArrayPool<byte>.Shared.Rent(UploadPieceBytes);
         try
         {
+            await _socket!.SendAsync(_request.Head, SocketFlags.None, token);
             long offset = 0;
             while (offset < length)
             {
@@ -199,6 +199,11 @@ internal sealed class RawHttp11Connection : IDisposable
                 await _socket.SendAsync(piece.AsMemory(0, read), SocketFlags.None, token);
                 offset += read;
             }
+        }
+        catch (SocketException failed) when (failed.SocketErrorCode is SocketError.Shutdown or SocketError.ConnectionReset && !token.IsCancellationRequested)
+        {
+            // Closed while the body went: an answer sent first (Kestrel's 413 for a body over its limit) is the response.
+            throw await EarlyResponse.ExplainAsync(_socket!, failed);
         }
         finally
         {
