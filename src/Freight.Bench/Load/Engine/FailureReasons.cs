@@ -14,6 +14,8 @@ namespace Freight.Bench.Load.Engine;
 internal static class FailureReasons
 {
     // 413 Content Too Large (RFC 9110 §15.5.14): most often a framework's default limit, which a user's app did not set.
+    private const string UntrustedHint = "; -k skips the check, or --pin-sha256 HEX trusts the one certificate with that SHA-256";
+
     private const string BodyLimitHint = " (over a request body limit? Kestrel's MaxRequestBodySize is 30,000,000 bytes by default)";
 
     public static FailureReason Describe(Exception exception, RequestFailure failure)
@@ -103,6 +105,14 @@ internal static class FailureReasons
         // .NET's wording names its callback; the only one a load installs checks the certificate against a pin.
         message.Contains("RemoteCertificateValidationCallback", StringComparison.Ordinal)
             ? "the server's certificate is not the one pinned"
+
+            // SslStream read a record that is no TLS: a plain HTTP server's answer (its 400) to the ClientHello.
+            : message.Contains("frame size or a corrupted frame", StringComparison.Ordinal)
+            ? "the server answered in cleartext: use http://"
+
+            // Not trusted here (UntrustedRoot: a self-signed or development certificate), or not for this host.
+            : message.Contains("remote certificate is invalid", StringComparison.Ordinal)
+            ? Sentence(message) + UntrustedHint
             : Sentence(message)));
 
     /// <summary>A .NET message as the tail of a line: "Connection refused." → "connection refused" (an acronym's capitals stay).</summary>
