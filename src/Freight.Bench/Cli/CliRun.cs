@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
+using Freight.Lab.Text;
 using CliCommand = System.CommandLine.Command;
 
 namespace Freight.Bench.Cli;
@@ -52,7 +53,7 @@ public static class CliRun
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(error);
-        foreach (var problem in Problems(parse))
+        foreach (var problem in Problems(parse).Select(problem => WithSuggestion(parse, problem)))
         {
             await error.WriteLineAsync($"error: {problem}");
         }
@@ -103,6 +104,26 @@ public static class CliRun
         }
 
         return parse.Errors.Select(e => e.Message).Where(message => !optionsValues.Contains(message));
+    }
+
+    /// <summary>
+    /// An unknown <c>--option</c>'s message, with the command's option it is likely a typo of
+    /// (<c>--expect-staus</c>: "did you mean --expect-status?"), as serve says of a mistyped setting.
+    /// </summary>
+    private static string WithSuggestion(ParseResult parse, string problem)
+    {
+        foreach (var token in parse.Tokens)
+        {
+            if (token.Value.StartsWith("--", StringComparison.Ordinal) && problem == CliValues.Unrecognized(token.Value))
+            {
+                var options = parse.CommandResult.Command.Options.SelectMany(option => option.Aliases.Prepend(option.Name));
+                return ClosestName.Find(token.Value, options.Where(name => name.StartsWith("--", StringComparison.Ordinal))) is { } closest
+                    ? $"{problem.TrimEnd('.')} (did you mean {closest}?)"
+                    : problem;
+            }
+        }
+
+        return problem;
     }
 
     private static string HelpCommand(ParseResult parse)

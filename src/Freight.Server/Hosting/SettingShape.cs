@@ -2,6 +2,7 @@ using System.ComponentModel;
 using System.Globalization;
 using System.Numerics;
 using System.Reflection;
+using Freight.Lab.Text;
 using Microsoft.Extensions.Configuration;
 
 namespace Freight.Server.Hosting;
@@ -298,46 +299,6 @@ internal sealed class SettingShape
         return leaves.Count > 0 ? leaves : [section.Path];
     }
 
-    /// <summary>The known key <paramref name="key"/> is likely a typo of: at most a few edits away (a third of its length, up to 3).</summary>
-    private string? Closest(string key)
-    {
-        string? closest = null;
-        var best = Math.Clamp(key.Length / 3, 1, 3) + 1;
-        foreach (var known in _keys.Keys)
-        {
-            var distance = Distance(key, known);
-            if (distance < best)
-            {
-                best = distance;
-                closest = known;
-            }
-        }
-
-        return closest;
-    }
-
-    /// <summary>Levenshtein distance, ignoring case.</summary>
-    private static int Distance(string a, string b)
-    {
-        var previous = new int[b.Length + 1];
-        var current = new int[b.Length + 1];
-        for (var j = 0; j <= b.Length; j++)
-        {
-            previous[j] = j;
-        }
-
-        for (var i = 1; i <= a.Length; i++)
-        {
-            current[0] = i;
-            for (var j = 1; j <= b.Length; j++)
-            {
-                var substitution = char.ToUpperInvariant(a[i - 1]) == char.ToUpperInvariant(b[j - 1]) ? 0 : 1;
-                current[j] = Math.Min(Math.Min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + substitution);
-            }
-
-            (previous, current) = (current, previous);
-        }
-
-        return previous[b.Length];
-    }
+    /// <summary>The known key <paramref name="key"/> is likely a typo of (<see cref="ClosestName"/>).</summary>
+    private string? Closest(string key) => ClosestName.Find(key, _keys.Keys);
 }

@@ -113,16 +113,32 @@ public sealed class CommandLineTests
     }
 
     [Theory]
-    [InlineData("load", "http://127.0.0.1:1/", "--durration", "3")]
-    [InlineData("load", "http://127.0.0.1:1/", "-n", "1", "--durration", "3", "-c", "2")]
-    [InlineData("bench", "--durration", "3")]
-    public async Task UnknownOption_WithAValue_Exit2NamingTheOptionAlone(params string[] args)
+    [InlineData(" (did you mean --duration?)", "load", "http://127.0.0.1:1/", "--durration", "3")]
+    [InlineData(" (did you mean --duration?)", "load", "http://127.0.0.1:1/", "-n", "1", "--durration", "3", "-c", "2")]
+    [InlineData(".", "bench", "--durration", "3")]
+    public async Task UnknownOption_WithAValue_Exit2NamingTheOptionAlone(string suggestion, params string[] args)
     {
         var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
 
         Assert.Equal(2, exit);
         Assert.Equal("", stdout);
-        Assert.Equal($"error: Unrecognized command or argument '--durration'.\nusage: freight {args[0]} --help\n", stderr);
+        Assert.Equal($"error: Unrecognized command or argument '--durration'{suggestion}\nusage: freight {args[0]} --help\n", stderr);
+    }
+
+    [Theory]
+    [InlineData("--expect-staus", "--expect-status", "load", "http://127.0.0.1:1/", "--expect-staus", "200")]
+    [InlineData("--expect-staus", "--expect-status", "load", "--expect-staus", "200", "http://127.0.0.1:1/")]
+    [InlineData("--conections", "--connections", "load", "http://127.0.0.1:1/", "--conections", "2")]
+    [InlineData("--quik", "--quick", "bench", "--quik")]
+    [InlineData("--htm", "--html", "report", "a.json", "--htm", "a.html")]
+    [InlineData("--tokn", "--token", "get", "http://127.0.0.1:1/files/a", "a.bin", "--tokn", "T")]
+    public async Task UnknownOption_ATypoOfOne_Exit2SuggestingIt(string typed, string meant, params string[] args)
+    {
+        var (exit, stdout, stderr) = await FreightCli.RunAsync(args);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: Unrecognized command or argument '{typed}' (did you mean {meant}?)\nusage: freight {args[0]} --help\n", stderr);
     }
 
     [Theory]
