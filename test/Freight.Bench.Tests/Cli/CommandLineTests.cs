@@ -126,6 +126,19 @@ public sealed class CommandLineTests
     }
 
     [Theory]
+    [InlineData("PUT")]
+    [InlineData("POST")]
+    [InlineData("patch")]
+    public async Task Load_UploadMethodWithoutABody_Exit2SayingWhichOptionGivesOne(string method)
+    {
+        var (exit, stdout, stderr) = await FreightCli.RunAsync("load", "http://127.0.0.1:1/", "-X", method, "-n", "1");
+
+        Assert.Equal(2, exit);
+        Assert.Equal("", stdout);
+        Assert.Equal($"error: -X {method.ToUpperInvariant()} needs a body: --size N (the payload; --size 0 for an empty body) or --file PATH.\nusage: freight load --help\n", stderr);
+    }
+
+    [Theory]
     [InlineData("--expect-staus", "--expect-status", "load", "http://127.0.0.1:1/", "--expect-staus", "200")]
     [InlineData("--expect-staus", "--expect-status", "load", "--expect-staus", "200", "http://127.0.0.1:1/")]
     [InlineData("--conections", "--connections", "load", "http://127.0.0.1:1/", "--conections", "2")]

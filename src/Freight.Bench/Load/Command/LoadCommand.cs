@@ -44,7 +44,7 @@ public static class LoadCommand
 
     private static readonly Option<long?> Size = new("--size")
     {
-        Description = "Request body: the first N bytes of the deterministic payload (N may end in KiB, MiB or GiB).",
+        Description = "Request body: the first N bytes of the deterministic payload (N may end in KiB, MiB or GiB; 0 for an empty body).",
         HelpName = "N",
         CustomParser = result => ParseSize(result),
     };
@@ -203,6 +203,12 @@ public static class LoadCommand
             if (hasBody && method is "GET" or "HEAD")
             {
                 return $"{method} requests carry no body: use -X PUT, POST or PATCH with --size or --file.";
+            }
+
+            // A run of empty uploads said 0.0 MiB/s and exit 0: an empty body is asked for, never a default.
+            if (!hasBody && method is "PUT" or "POST" or "PATCH")
+            {
+                return $"-X {method} needs a body: --size N (the payload; --size 0 for an empty body) or --file PATH.";
             }
 
             if (result.GetValue(Multipart) && !hasBody)

@@ -187,6 +187,17 @@ public sealed class LoadCommandTests
     }
 
     [Fact]
+    public async Task Put_SizeZero_AnEmptyBodyAskedForIsSent()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/sink").ToString(), "-X", "PUT", "--size", "0", "-c", "1", "-n", "2", "--expect-status", "201", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal(2, run.Row.StatusCodes!["201"]);
+    }
+
+    [Fact]
     public async Task Put_LiveLine_CountsTheRequestBodiesSent()
     {
         await using var server = await LoadTargetServer.StartAsync();
