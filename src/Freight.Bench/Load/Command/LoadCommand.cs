@@ -6,6 +6,7 @@ using System.Net;
 using System.Net.Security;
 using System.Security.Cryptography;
 using Freight.Bench.Cli;
+using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Bodies;
 using Freight.Bench.Load.Engine;
 
@@ -314,9 +315,17 @@ public static class LoadCommand
         }
 
         var serverPid = parse.GetValue(ServerPid);
+        var serverOption = $"--server-pid {serverPid}";
         if (parse.GetValue(ServerProcess) is { } name)
         {
             var found = ServerProcessFinder.Find(name);
+
+            // Several of one name (two apps, a build's and a run's dotnet): the one listening on the URL's port is the server.
+            if (found.Count > 1 && ServerListener.Listening(url, found) is [var listening])
+            {
+                found = [listening];
+            }
+
             if (found.Count != 1)
             {
                 problem = found.Count == 0
@@ -326,12 +335,23 @@ public static class LoadCommand
             }
 
             serverPid = found[0];
+            serverOption = $"--server-process {name} (PID {serverPid})";
         }
 
-        if (serverPid is { } pid && !Blame.ProcessWatch.CanRead(pid))
+        if (serverPid is { } pid && !ProcessWatch.CanRead(pid))
         {
             problem = $"--server-pid {pid}: no such process, or its /proc entry cannot be read.";
             return null;
+        }
+
+        string? serverNote = null;
+        if (serverPid is { } given)
+        {
+            (serverPid, serverNote, problem) = ServerListener.Check(url, given, serverOption);
+            if (problem is not null)
+            {
+                return null;
+            }
         }
 
         var headers = new List<KeyValuePair<string, string>>();
@@ -372,6 +392,7 @@ public static class LoadCommand
             BodySource = source,
             Multipart = parse.GetValue(Multipart),
             ServerProcessId = serverPid,
+            ServerNote = serverNote,
             JsonPath = parse.GetValue(Json)?.FullName,
             MarkdownPath = parse.GetValue(Markdown)?.FullName,
             CsvDirectory = parse.GetValue(Csv)?.FullName,

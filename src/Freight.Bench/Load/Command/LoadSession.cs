@@ -23,6 +23,11 @@ public static class LoadSession
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
 
+        if (settings.ServerNote is { } note)
+        {
+            await output.WriteLineAsync(note);
+        }
+
         string? countersNote = null;
         await using var counters = settings.ServerProcessId is { } pid ? RuntimeCounterWatch.TryStart(pid, out countersNote) : null;
         var client = new ProcessWatch(Environment.ProcessId);

@@ -15,6 +15,9 @@ public sealed record LoadSettings
     /// <summary>The server process to sample (<c>--server-pid</c>, or the one <c>--server-process</c> named).</summary>
     public int? ServerProcessId { get; init; }
 
+    /// <summary>Said at the start when the server sampled is not the process named: the child of it that listens on the URL's port.</summary>
+    public string? ServerNote { get; init; }
+
     public string? JsonPath { get; init; }
 
     public string? MarkdownPath { get; init; }

@@ -1,0 +1,285 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Freight.Bench.Load.Blame;
+
+/// <summary>
+/// Checks that the server process named for blame (<c>--server-pid</c>, <c>--server-process</c>) is the one that
+/// answers a local URL: the one holding the socket listening on its port (the socket's inode in
+/// <c>/proc/net/tcp</c> and <c>tcp6</c>, found among <c>/proc/PID/fd</c>'s links). <c>dotnet run</c>'s own process is the
+/// SDK, its app a child of it: measured, the SDK read "3 % of a core, neither side saturated" for a server that was
+/// busy. A URL that is not on this machine (not 127.0.0.0/8, ::1 or localhost) cannot be checked and is not.
+/// </summary>
+public static class ServerListener
+{
+    /// <summary>The process to sample, and a line to say at the start when it is not the one given; or why none is.</summary>
+    public sealed record Choice(int? ProcessId, string? Note, string? Problem);
+
+    /// <summary>
+    /// <paramref name="processId"/> when it listens on <paramref name="url"/>'s port (or the URL is not local, or
+    /// off Linux); else its one descendant that does, with a note saying so; else the problem, naming the process
+    /// that does listen when it can be read. <paramref name="option"/> names the process in messages (<c>--server-pid 12</c>).
+    /// </summary>
+    public static Choice Check(Uri url, int processId, string option)
+    {
+        ArgumentNullException.ThrowIfNull(url);
+        if (Listeners(url) is not { } listeners)
+        {
+            return new Choice(processId, null, null);
+        }
+
+        var port = ":" + url.Port.ToString(CultureInfo.InvariantCulture);
+        var given = $"{option} ({Describe(processId)})";
+        if (listeners.Holders.Contains(processId))
+        {
+            return new Choice(processId, null, null);
+        }
+
+        if (listeners.Inodes.Count == 0)
+        {
+            return new Choice(null, null, $"{given}: nothing listens on {url.Host}{port}; start the server first.");
+        }
+
+        var parents = ParentsByProcess();
+        var descendants = listeners.Holders.Where(pid => IsDescendant(pid, processId, parents)).ToList();
+        if (descendants.Count == 1)
+        {
+            var child = descendants[0];
+            var relation = parents.GetValueOrDefault(child) == processId ? "a child" : "a descendant";
+            return new Choice(child, $"server: PID {child} ({Describe(child)}), {relation} of {processId}, listens on {port}", null);
+        }
+
+        if (descendants.Count > 1)
+        {
+            return new Choice(null, null, $"{given} does not listen on {port}; {descendants.Count} of its child processes do ({Name(descendants)}): name one with --server-pid.");
+        }
+
+        if (listeners.Holders.Count == 0 && !CanReadSockets(processId))
+        {
+            // Another user's server (a root nginx): its sockets are closed to us, so is the check; /proc/PID/stat is not.
+            return new Choice(processId, $"server: PID {processId} ({Describe(processId)}): its sockets cannot be read (another user's); not checked that it listens on {port}", null);
+        }
+
+        return new Choice(null, null, listeners.Holders.Count == 0
+            ? $"{given} does not listen on {port}, nor does a child of it; the process that does cannot be read (another user's)."
+            : $"{given} does not listen on {port}; {Name(listeners.Holders)} does{(listeners.Holders.Count == 1 ? "" : " (they share the socket)")}: name it with --server-pid.");
+    }
+
+    /// <summary>
+    /// Of <paramref name="candidates"/> (the processes <c>--server-process</c> matched), the ones holding the socket
+    /// listening on <paramref name="url"/>'s port; null when the URL is not local (nothing to choose by).
+    /// </summary>
+    public static IReadOnlyList<int>? Listening(Uri url, IReadOnlyList<int> candidates)
+    {
+        ArgumentNullException.ThrowIfNull(url);
+        ArgumentNullException.ThrowIfNull(candidates);
+        return Listeners(url) is { } listeners ? [.. candidates.Where(listeners.Holders.Contains)] : null;
+    }
+
+    /// <summary>"PID 1234 (dotnet Freight.Cli.dll)", for each of <paramref name="processIds"/>.</summary>
+    public static string Name(IEnumerable<int> processIds) =>
+        string.Join(", ", processIds.Select(pid => $"PID {pid.ToString(CultureInfo.InvariantCulture)} ({Describe(pid)})"));
+
+    /// <summary>
+    /// What a process runs: its name (<c>/proc/PID/comm</c>), or for <c>dotnet App.dll</c> the assembly too,
+    /// as "dotnet" alone names every .NET app; "?" when it cannot be read.
+    /// </summary>
+    public static string Describe(int processId)
+    {
+        try
+        {
+            var directory = "/proc/" + processId.ToString(CultureInfo.InvariantCulture);
+            var name = File.ReadAllText(directory + "/comm").TrimEnd('\n');
+            var args = File.ReadAllText(directory + "/cmdline").Split('\0', 3);
+            return name == "dotnet" && args.Length > 1 && args[1].EndsWith(".dll", StringComparison.OrdinalIgnoreCase)
+                ? "dotnet " + Path.GetFileName(args[1])
+                : name;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return "?";
+        }
+    }
+
+    private sealed record ListenerSet(HashSet<long> Inodes, HashSet<int> Holders);
+
+    /// <summary>The sockets listening where <paramref name="url"/> connects, and the processes this user can see holding them; null when the URL is not local or off Linux.</summary>
+    private static ListenerSet? Listeners(Uri url)
+    {
+        if (!OperatingSystem.IsLinux() || LoopbackOf(url) is not { } loopback)
+        {
+            return null;
+        }
+
+        var inodes = new HashSet<long>();
+        foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
+        {
+            try
+            {
+                foreach (var line in File.ReadLines(table).Skip(1))
+                {
+                    if (ParseListening(line, url.Port, loopback) is { } inode)
+                    {
+                        inodes.Add(inode);
+                    }
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // No IPv6 (tcp6 absent): nothing listens there.
+            }
+        }
+
+        return new ListenerSet(inodes, inodes.Count == 0 ? [] : Holders(inodes));
+    }
+
+    /// <summary>
+    /// The loopback address <paramref name="url"/> names (both families for <c>localhost</c>, null for any), or null
+    /// when its host is not this machine's loopback.
+    /// </summary>
+    private static IPAddress? LoopbackOf(Uri url)
+    {
+        if (url.IsLoopback && url.HostNameType == UriHostNameType.Dns)
+        {
+            return IPAddress.None; // localhost: any loopback address
+        }
+
+        return IPAddress.TryParse(url.Host.Trim('[', ']'), out var address) && IPAddress.IsLoopback(address) ? address : null;
+    }
+
+    /// <summary>
+    /// A <c>/proc/net/tcp{,6}</c> row's inode when it is a socket in LISTEN (<c>0A</c>) on <paramref name="port"/>
+    /// that a connection to <paramref name="loopback"/> reaches: bound to it, to any loopback address for localhost, or to the wildcard.
+    /// </summary>
+    internal static long? ParseListening(string line, int port, IPAddress loopback)
+    {
+        var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        if (fields.Length < 10 || fields[3] != "0A")
+        {
+            return null;
+        }
+
+        var colon = fields[1].LastIndexOf(':');
+        if (colon < 0 || !int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var listenPort) || listenPort != port)
+        {
+            return null;
+        }
+
+        var bound = ParseAddress(fields[1][..colon]);
+        var reached = bound is null
+            || bound.Equals(IPAddress.Any) || bound.Equals(IPAddress.IPv6Any)
+            || (loopback.Equals(IPAddress.None) ? IPAddress.IsLoopback(bound) : Same(bound, loopback));
+        return reached && long.TryParse(fields[9], NumberStyles.None, CultureInfo.InvariantCulture, out var inode) && inode > 0 ? inode : null;
+    }
+
+    private static bool Same(IPAddress a, IPAddress b) =>
+        (a.IsIPv4MappedToIPv6 ? a.MapToIPv4() : a).Equals(b.IsIPv4MappedToIPv6 ? b.MapToIPv4() : b);
+
+    /// <summary>The kernel's hex address: IPv4 one 32-bit word, IPv6 four, each in this machine's byte order (little-endian here).</summary>
+    private static IPAddress? ParseAddress(string hex)
+    {
+        if (hex.Length is not (8 or 32))
+        {
+            return null;
+        }
+
+        var bytes = Convert.FromHexString(hex);
+        for (var word = 0; word < bytes.Length && BitConverter.IsLittleEndian; word += 4)
+        {
+            Array.Reverse(bytes, word, 4);
+        }
+
+        return new IPAddress(bytes);
+    }
+
+    /// <summary>The processes with a descriptor on one of <paramref name="inodes"/>, among those whose descriptors this user may read.</summary>
+    private static HashSet<int> Holders(HashSet<long> inodes)
+    {
+        var holders = new HashSet<int>();
+        foreach (var pid in ProcessIds())
+        {
+            try
+            {
+                foreach (var descriptor in Directory.EnumerateFileSystemEntries($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/fd"))
+                {
+                    if (new FileInfo(descriptor).LinkTarget is { } target && target.StartsWith("socket:[", StringComparison.Ordinal)
+                        && long.TryParse(target.AsSpan(8, target.Length - 9), NumberStyles.None, CultureInfo.InvariantCulture, out var inode)
+                        && inodes.Contains(inode))
+                    {
+                        holders.Add(pid);
+                        break;
+                    }
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // Exited while we looked, or another user's.
+            }
+        }
+
+        return holders;
+    }
+
+    private static bool CanReadSockets(int processId)
+    {
+        try
+        {
+            _ = Directory.EnumerateFileSystemEntries($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/fd").FirstOrDefault();
+            return true;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Each process's parent (<c>/proc/PID/stat</c> field 4, after the name in parentheses).</summary>
+    private static Dictionary<int, int> ParentsByProcess()
+    {
+        var parents = new Dictionary<int, int>();
+        foreach (var pid in ProcessIds())
+        {
+            try
+            {
+                var stat = File.ReadAllText($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/stat");
+                var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ', 3);
+                if (fields.Length > 1 && int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent))
+                {
+                    parents[pid] = parent;
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // Exited while we looked.
+            }
+        }
+
+        return parents;
+    }
+
+    private static bool IsDescendant(int processId, int ancestor, Dictionary<int, int> parents)
+    {
+        // Bounded: a parent map read while processes come and go could hold a loop.
+        for (var (pid, steps) = (processId, 0); steps < 4096 && parents.TryGetValue(pid, out var parent) && parent > 0; (pid, steps) = (parent, steps + 1))
+        {
+            if (parent == ancestor)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static IEnumerable<int> ProcessIds()
+    {
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+        {
+            if (int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+            {
+                yield return pid;
+            }
+        }
+    }
+}
