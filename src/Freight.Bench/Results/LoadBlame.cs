@@ -19,4 +19,19 @@ public sealed record LoadBlame(
 
     /// <summary>The most threads the server's process had in a /proc sample.</summary>
     public int? ServerThreadsMax { get; init; }
+
+    /// <summary>The cores the client could run on: <see cref="ClientCpuCores"/> is out of these ("95 % of 200 %").</summary>
+    public int? ClientAllowedCpus { get; init; }
+
+    /// <summary>True when the server process exited during the run (then no verdict).</summary>
+    public bool? ServerExited { get; init; }
+
+    /// <summary>The percent of the run the server's runtime was paused for GC (.NET servers).</summary>
+    public double? GcTimePercent { get; init; }
+
+    /// <summary>CPU, in cores, that processes other than the client and the server used during the run (<c>/proc/stat</c> minus the two).</summary>
+    public double? OthersCpuCores { get; init; }
+
+    /// <summary>The machine's CPUs, which <see cref="OthersCpuCores"/> is out of.</summary>
+    public int? MachineCpus { get; init; }
 }

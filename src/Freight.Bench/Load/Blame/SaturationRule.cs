@@ -4,20 +4,23 @@ using Freight.Bench.Reports;
 namespace Freight.Bench.Load.Blame;
 
 /// <summary>
-/// Names the side that limited a load run, from what was measured (docs/load.md, Blame). A run in which no request
-/// was answered or waited on (every one failed at once: refused, no such host), or shorter than
-/// <see cref="MinimumRunSeconds"/>, gets none (<c>undetermined</c>, "no verdict: …"); otherwise:
+/// Names the side that limited a load run, from what was measured (docs/load.md, Blame). A run whose server process
+/// exited while it ran, in which no request was answered or waited on (every one failed at once: refused, no such
+/// host), or shorter than <see cref="MinimumRunSeconds"/>, gets none (<c>undetermined</c>, "no verdict: …"); otherwise:
 /// <list type="number">
 /// <item>the client used more than <see cref="Threshold"/> of one core → <c>client-bound</c>: the figure is a floor for the server;</item>
 /// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>;</item>
-/// <item>over at least <see cref="MinimumQueueSamples"/> seconds, the server's thread pool had work waiting (queue
-/// length ≥ <see cref="Backlog"/>) in at least half of them, or its queue grew by <see cref="Backlog"/> items on average
-/// from the first half of the run to the second → <c>server-bound</c> (threads blocked: synchronous I/O,
-/// sync-over-async, locks), though its CPU was free;</item>
+/// <item>over at least <see cref="MinimumQueueSamples"/> sampled seconds, the server's thread pool had work waiting
+/// (queue length ≥ <see cref="Backlog"/>) in more than half of them, or its queue grew by <see cref="Backlog"/> items on
+/// average from the first half of the run to the second → <c>server-bound</c>, though its CPU was free: by
+/// garbage collection when the GC counters explain the waiting work (<see cref="GcExplains"/>), else by blocked
+/// threads (synchronous I/O, sync-over-async, locks);</item>
 /// <item>otherwise, with the server sampled, <c>neither</c>: the network or the requests' latency bound the run;</item>
 /// <item>without a server to sample (no <c>--server-pid</c>), <c>undetermined</c>.</item>
 /// </list>
-/// The client is asked first: a saturated client cannot tell how much more the server would take.
+/// The client is asked first: a saturated client cannot tell how much more the server would take. CPU is written
+/// as a share of all the side's cores ("156 % of 200 %"), and a verdict reached while other processes took more than
+/// <see cref="OthersWeak"/> of the machine says it is weak.
 /// </summary>
 public static class SaturationRule
 {
@@ -30,8 +33,29 @@ public static class SaturationRule
     /// </summary>
     public const double Backlog = 2;
 
-    /// <summary>Seconds of queue samples a backlog needs: one or two seconds are start-up, not a trend.</summary>
-    public const int MinimumQueueSamples = 3;
+    /// <summary>
+    /// Seconds of queue samples a backlog needs, of which it must hold work in more than half. Over 4 seconds, half is 2
+    /// and one second is a quarter of the evidence: identical runs at 2 connections read "held work in 2 of 4 seconds"
+    /// once and 1 of 4 the next, server-bound then neither, and a GC pause or the start-up second (JIT, the pool
+    /// injecting threads) is such a second. Over 5 a backlog needs 3 seconds of waiting work, more than start-up and
+    /// one stray pause make. The counters come once a second from a session started with the run: a run of N seconds
+    /// brings N + 1 at most, fewer on a loaded machine (5 from a 7 s run at a load average of 16); a run with too few
+    /// is told to run longer instead of getting this verdict.
+    /// </summary>
+    public const int MinimumQueueSamples = 5;
+
+    /// <summary>
+    /// Share of the run the server was paused for GC from which GC, not blocked threads, explains waiting work: while
+    /// the runtime collects, work queues up behind the pause with no thread blocked. A tenth: a healthy server pauses
+    /// for a few percent at most.
+    /// </summary>
+    public const double GcTimePercent = 10;
+
+    /// <summary>
+    /// Share of the machine's cores other processes used over the run above which a verdict is weak: past 10 %,
+    /// the server could not have reached <see cref="Threshold"/> of the machine's cores even if it wanted them.
+    /// </summary>
+    public const double OthersWeak = 1 - Threshold;
 
     /// <summary>
     /// A verdict needs a run this long: CPU over a shorter run's wall time is mostly its start-up (JIT, the first
@@ -42,6 +66,14 @@ public static class SaturationRule
     public static Saturation Judge(SaturationInputs inputs)
     {
         ArgumentNullException.ThrowIfNull(inputs);
+
+        // Its last samples are of nothing, its clients were refused: no figure of the run says who limited it.
+        if (inputs.ServerExited)
+        {
+            return new Saturation(SaturationVerdict.Undetermined, string.Create(CultureInfo.InvariantCulture,
+                $"no verdict: the server process ({inputs.ServerProcessId}) exited during the run"));
+        }
+
         // A server so starved it answered nothing still held the requests: its queue and CPU say so below.
         if (inputs.RequestsMeasured == 0)
         {
@@ -53,64 +85,108 @@ public static class SaturationRule
             return new Saturation(SaturationVerdict.Undetermined, string.Create(CultureInfo.InvariantCulture,
                 $"no verdict: the run lasted {inputs.RunSeconds:0.00} s; a verdict needs {MinimumRunSeconds} s or more"));
         }
+
+        var verdict = Verdict(inputs);
+        return verdict with { Reason = verdict.Reason + Others(inputs) };
+    }
+
+    private static Saturation Verdict(SaturationInputs inputs)
+    {
+        var client = Share(inputs.ClientCpuCores, inputs.ClientAllowedCpus);
         if (inputs.ClientCpuCores > Threshold)
         {
             return new Saturation(SaturationVerdict.ClientBound,
-                $"client-bound — this figure is a floor for the server: the client used {Percent(inputs.ClientCpuCores)} of a core (> 90 %)");
+                $"client-bound — this figure is a floor for the server: the client used {client}, more than 90 % of one core");
         }
 
         if (inputs.ServerCpuCores is { } serverCores && inputs.ServerAllowedCpus is { } allowed and > 0 && serverCores / allowed > Threshold)
         {
             return new Saturation(SaturationVerdict.ServerBound,
-                $"server-bound: the server used {Percent(serverCores)} of a core, > 90 % of its {CountText.Format(allowed, "core")}");
+                $"server-bound: the server used {Share(serverCores, allowed)}, more than 90 % of its {CountText.Format(allowed, "core")}");
         }
 
-        if (QueueBacklog(inputs.ThreadPoolQueueLengths) is { } backlog)
+        var queue = QueueBacklog(inputs.ThreadPoolQueueLengths);
+        if (queue is { Judged: true, Backlog: { } backlog })
         {
-            return new Saturation(SaturationVerdict.ServerBound, $"server-bound: its thread pool {backlog} while its CPU was not saturated (threads blocked)");
+            return GcExplains(inputs.Gc, out var gc)
+                ? new Saturation(SaturationVerdict.ServerBound, $"server-bound by garbage collection: its thread pool {backlog} while {gc}; its CPU was not saturated")
+                : new Saturation(SaturationVerdict.ServerBound, $"server-bound: its thread pool {backlog} while its CPU was not saturated (threads blocked)");
         }
 
+        var tooFew = queue is { Judged: false, Backlog: { } early }
+            ? $"; its thread pool {early}, too few seconds to judge ({MinimumQueueSamples} needed: run {MinimumQueueSamples + 2} s or more)"
+            : "";
         return inputs.ServerCpuCores is null
             ? new Saturation(SaturationVerdict.Undetermined,
-                $"undetermined: the client used {Percent(inputs.ClientCpuCores)} of a core; the server was not sampled (--server-pid)")
+                $"undetermined: the client used {client}; the server was not sampled (--server-pid)")
             : new Saturation(SaturationVerdict.Neither,
-                $"neither side saturated — network or latency bound: client {Percent(inputs.ClientCpuCores)} of a core, server {Percent(inputs.ServerCpuCores.Value)}");
+                $"neither side saturated — network or latency bound: client {client}, server {Share(inputs.ServerCpuCores.Value, inputs.ServerAllowedCpus ?? 1)}{tooFew}");
     }
 
-    /// <summary>How the queue shows a backlog, or null: waiting work in half the seconds or more, or a queue that grew.</summary>
-    internal static string? QueueBacklog(IReadOnlyList<double>? lengths)
+    /// <summary>How the queue shows a backlog, or null; and whether there were enough seconds to judge it (<see cref="MinimumQueueSamples"/>).</summary>
+    internal static (string? Backlog, bool Judged) QueueBacklog(IReadOnlyList<double>? lengths)
     {
-        if (lengths is null || lengths.Count < MinimumQueueSamples)
+        if (lengths is not { Count: > 0 } seconds)
         {
-            return null;
+            return (null, false);
         }
 
-        var waiting = 0;
-        foreach (var length in lengths)
+        var judged = seconds.Count >= MinimumQueueSamples;
+        var waiting = seconds.Count(length => length >= Backlog);
+        if (waiting * 2 > seconds.Count)
         {
-            if (length >= Backlog)
-            {
-                waiting++;
-            }
+            return ($"queue held work in {waiting} of {seconds.Count} seconds", judged);
         }
 
-        if (waiting * 2 >= lengths.Count)
-        {
-            return $"queue held work in {waiting} of {lengths.Count} seconds";
-        }
-
-        var half = lengths.Count / 2;
+        var half = seconds.Count / 2;
         double first = 0, second = 0;
         for (var i = 0; i < half; i++)
         {
-            first += lengths[i];
-            second += lengths[lengths.Count - 1 - i];
+            first += seconds[i];
+            second += seconds[^(i + 1)];
         }
 
-        return second / half >= first / half + Backlog ? $"queue grew from {first / half:0.#} to {second / half:0.#} items on average" : null;
+        return (half > 0 && second / half >= first / half + Backlog ? $"queue grew from {first / half:0.#} to {second / half:0.#} items on average" : null, judged);
     }
 
-    private static string Percent(double cores) => (cores * 100).ToString("0", CultureInfo.InvariantCulture) + " %";
+    /// <summary>
+    /// Whether the GC counters explain waiting work better than blocked threads: GC paused the server for
+    /// <see cref="GcTimePercent"/> or more of the run. The sentence names the figures (gen2 collections and the
+    /// allocation rate beside the time).
+    /// </summary>
+    internal static bool GcExplains(GcPressure? gc, out string figures)
+    {
+        figures = "";
+        if (gc?.TimeInGcPercent is not { } time || time < GcTimePercent)
+        {
+            return false;
+        }
+
+        var details = new List<string>();
+        if (gc.Gen2Collections is { } gen2)
+        {
+            details.Add(CountText.Format(gen2, "gen2 collection"));
+        }
+
+        if (gc.AllocationBytesPerSecond is { } allocated)
+        {
+            details.Add(string.Create(CultureInfo.InvariantCulture, $"{allocated / (1 << 20):N0} MiB/s allocated"));
+        }
+
+        figures = string.Create(CultureInfo.InvariantCulture, $"GC paused it for {time:0} % of the run")
+            + (details.Count > 0 ? $" ({string.Join(", ", details)})" : "");
+        return true;
+    }
+
+    /// <summary>"; others used 80 % of 200 %: the verdict is weak" when processes besides the two sides took more than <see cref="OthersWeak"/> of the machine.</summary>
+    private static string Others(SaturationInputs inputs) =>
+        inputs.OthersCpuCores is { } others && inputs.MachineCpus is { } cpus and > 0 && others / cpus > OthersWeak
+            ? $"; others used {Share(others, cpus)}: the verdict is weak"
+            : "";
+
+    /// <summary>CPU as a share of all the cores it could have: "156 % of 200 %" (a whole core is 100 %).</summary>
+    public static string Share(double cores, int cpus) =>
+        string.Create(CultureInfo.InvariantCulture, $"{cores * 100:0} % of {cpus * 100} %");
 }
 
 /// <summary>
@@ -119,7 +195,28 @@ public static class SaturationRule
 /// when the run ended), and the run's wall seconds.
 /// </summary>
 public sealed record SaturationInputs(
-    double ClientCpuCores, double? ServerCpuCores, int? ServerAllowedCpus, IReadOnlyList<double>? ThreadPoolQueueLengths, long RequestsMeasured, double RunSeconds);
+    double ClientCpuCores, double? ServerCpuCores, int? ServerAllowedCpus, IReadOnlyList<double>? ThreadPoolQueueLengths, long RequestsMeasured, double RunSeconds)
+{
+    /// <summary>The cores the client may run on: its CPU is written as a share of them.</summary>
+    public int ClientAllowedCpus { get; init; } = 1;
+
+    public int? ServerProcessId { get; init; }
+
+    /// <summary>The server process was gone at a sample during the run: no verdict.</summary>
+    public bool ServerExited { get; init; }
+
+    /// <summary>What the server's runtime counters say of its GC over the run (.NET servers only).</summary>
+    public GcPressure? Gc { get; init; }
+
+    /// <summary>CPU, in cores, that processes other than the client and the server used over the run (<c>/proc/stat</c> minus the two).</summary>
+    public double? OthersCpuCores { get; init; }
+
+    /// <summary>The machine's CPUs (<c>/proc/stat</c>): what <see cref="OthersCpuCores"/> is a share of.</summary>
+    public int? MachineCpus { get; init; }
+}
+
+/// <summary>The server's GC over a run: the percent of it paused for GC, gen2 collections, bytes allocated a second.</summary>
+public sealed record GcPressure(double? TimeInGcPercent, int? Gen2Collections, double? AllocationBytesPerSecond);
 
 public enum SaturationVerdict
 {

@@ -83,7 +83,15 @@ public static class LoadReport
         }
 
         var inputs = new SaturationInputs(measured.ClientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null,
-            result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds);
+            result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds)
+        {
+            ClientAllowedCpus = measured.ClientSamples.LastOrDefault()?.AllowedCpus ?? Environment.ProcessorCount,
+            ServerProcessId = settings.ServerProcessId,
+            ServerExited = measured.ServerExited,
+            Gc = counters is { Count: > 0 } ? new GcPressure(TimeInGcPercent(counters, seconds), row.Counters?.Gen2Collections, row.Counters?.AllocationBytesPerSecond) : null,
+            OthersCpuCores = OthersCpu(measured, server),
+            MachineCpus = measured.MachineAfter?.Cpus,
+        };
         var saturation = SaturationRule.Judge(inputs);
         row.Blame = new LoadBlame(saturation.Id, saturation.Reason, inputs.ClientCpuCores, inputs.ServerCpuCores, inputs.ServerAllowedCpus,
             settings.ServerProcessId, inputs.ThreadPoolQueueLengths,
@@ -91,6 +99,11 @@ public static class LoadReport
         {
             ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
             ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
+            ClientAllowedCpus = inputs.ClientAllowedCpus,
+            ServerExited = inputs.ServerExited ? true : null,
+            GcTimePercent = inputs.Gc?.TimeInGcPercent,
+            OthersCpuCores = inputs.OthersCpuCores,
+            MachineCpus = inputs.MachineCpus,
         };
         row.Series = SeriesMerger.Merge(
             result.Series.Where(second => second.SpanSeconds >= 0.9),
@@ -136,23 +149,25 @@ public static class LoadReport
         }
 
         var moved = row.BytesPerSecond.Median * result.Elapsed.TotalSeconds;
-        text.AppendLine(CultureInfo.InvariantCulture, $"client     {Cost(row.Client, moved)}, {row.Blame!.ClientCpuCores * 100:0} % of a core, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
+        var blame = row.Blame!;
+        text.AppendLine(CultureInfo.InvariantCulture,
+            $"client     {Cost(row.Client, moved)}, {SaturationRule.Share(blame.ClientCpuCores, blame.ClientAllowedCpus ?? 1)}, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server, moved)}, {c.CpuPercent:0} % of a core ({CountText.Format(row.Blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {row.Blame.ServerThreadsMax}");
+                $"server     {Cost(row.Server, moved)}, {SaturationRule.Share(blame.ServerCpuCores ?? 0, blame.ServerAllowedCpus ?? 1)} ({CountText.Format(blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {blame.ServerThreadsMax}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {CountText.Format(c.ThreadPoolThreads.GetValueOrDefault(), "thread")} (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
+                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}{GcPause(blame)}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {CountText.Format(c.ThreadPoolThreads.GetValueOrDefault(), "thread")} (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
             }
-            else if (row.Blame.RuntimeCounters is { } note)
+            else if (blame.RuntimeCounters is { } note)
             {
                 text.AppendLine($"runtime    none: {note}");
             }
         }
 
-        text.AppendLine($"verdict    {row.Blame.Reason}");
+        text.AppendLine($"verdict    {blame.Reason}");
         await output.WriteAsync(text.ToString());
     }
 
@@ -234,6 +249,21 @@ public static class LoadReport
 
     private sealed record ServerCpuUse(double Seconds, double Cores, int? AllowedCpus);
 
+    /// <summary>
+    /// Cores that processes besides the client and the server used over the run: the machine's busy time between the
+    /// snapshots around it, less the client's CPU and the server's at its rate over the run; null without both snapshots.
+    /// </summary>
+    private static double? OthersCpu(LoadMeasurements measured, ServerCpuUse? server)
+    {
+        if (measured is not { MachineBefore: { } before, MachineAfter: { } after })
+        {
+            return null;
+        }
+
+        var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
+        return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - measured.ClientCpuSeconds) / wall - (server?.Cores ?? 0));
+    }
+
     private static ServerCpuUse ServerCpu(IReadOnlyList<ProcessStatSnapshot> samples)
     {
         var first = samples[0];
@@ -241,6 +271,22 @@ public static class LoadReport
         var wall = (last.Timestamp - first.Timestamp).TotalSeconds;
         var cpu = last.CpuSeconds - first.CpuSeconds;
         return new ServerCpuUse(cpu, wall > 0 ? cpu / wall : 0, last.AllowedCpus ?? Environment.ProcessorCount);
+    }
+
+    /// <summary>
+    /// The share of the run the server's runtime was paused for GC: its "Time paused by GC" increments (ms) over the
+    /// run's seconds. "% time in GC" is of the last collection alone, so it serves only when that counter is missing.
+    /// </summary>
+    private static double? TimeInGcPercent(List<RuntimeCounterValue> counters, double seconds)
+    {
+        var paused = counters.Where(v => v.Name == "total-pause-time-by-gc").ToList();
+        if (paused.Count > 0)
+        {
+            return Math.Min(100, paused.Sum(v => v.Value) / 1000 / seconds * 100);
+        }
+
+        var lastGc = counters.Where(v => v.Name == "time-in-gc").ToList();
+        return lastGc.Count > 0 ? lastGc.Average(v => v.Value) : null;
     }
 
     private static List<RuntimeCounterValue> Within(IReadOnlyList<RuntimeCounterValue> values, DateTimeOffset start, DateTimeOffset end)
@@ -355,6 +401,10 @@ public static class LoadReport
         : moved < 1
             ? "CPU – a GiB (nothing moved)"
             : $"CPU – a GiB ({TransferUnits.Bytes((long)Math.Round(moved))} moved; it needs {MinimumCostBytes >> 20} MiB)";
+
+    /// <summary>", GC paused it 58 % of the run" for a .NET server, else nothing.</summary>
+    private static string GcPause(LoadBlame blame) =>
+        blame.GcTimePercent is { } paused ? string.Create(CultureInfo.InvariantCulture, $", GC paused it {paused:0} % of the run") : "";
 
     private static string StatusList(LoadResult result) =>
         string.Join(", ", result.StatusCodes.OrderBy(c => c.Key).Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Key}×{c.Value:N0}")));

@@ -40,6 +40,7 @@ public static class LoadSession
         var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
         var startedAt = DateTimeOffset.UtcNow;
         var cpuBefore = Environment.CpuUsage.TotalTime;
+        var machineBefore = MachineCpuSnapshot.Capture();
         LoadResult result;
         try
         {
@@ -50,12 +51,18 @@ public static class LoadSession
             progress?.Finish();
         }
 
+        var machineAfter = MachineCpuSnapshot.Capture();
         var clientCpuSeconds = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         await stopWatches.CancelAsync();
         await watching;
 
         var report = LoadReport.Build(settings, result, new LoadMeasurements(
-            startedAt, clientCpuSeconds, client.Samples, server?.Samples, counters?.Values, countersNote));
+            startedAt, clientCpuSeconds, client.Samples, server?.Samples, counters?.Values, countersNote)
+        {
+            ServerExited = server?.Exited ?? false,
+            MachineBefore = machineBefore,
+            MachineAfter = machineAfter,
+        });
         var row = report.Results[0];
         await LoadReport.PrintAsync(settings, row, result, output);
 
@@ -116,7 +123,16 @@ public sealed record LoadMeasurements(
     IReadOnlyList<ProcessStatSnapshot> ClientSamples,
     IReadOnlyList<ProcessStatSnapshot>? ServerSamples,
     IReadOnlyList<RuntimeCounterValue>? RuntimeCounters,
-    string? RuntimeCountersNote);
+    string? RuntimeCountersNote)
+{
+    /// <summary>The server process was gone at a sample during the run.</summary>
+    public bool ServerExited { get; init; }
+
+    /// <summary>The machine's CPU when the run started and when it ended: what other processes used between.</summary>
+    public MachineCpuSnapshot? MachineBefore { get; init; }
+
+    public MachineCpuSnapshot? MachineAfter { get; init; }
+}
 
 /// <summary>
 /// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Its MiB/s counts

@@ -22,8 +22,9 @@ public sealed class LoadBlameTests
     {
         await using var server = await LoadTargetServer.StartAsync();
 
-        // 32 uploads at once, each holding a pool thread for its whole body: far more than the pool injects in 5 s.
-        var run = await LoadCli.RunAsync(server.Url("/slow").ToString(), "-X", "PUT", "--size", "4MiB", "-c", "32", "-d", "5",
+        // 32 uploads at once, each holding a pool thread for its whole body: far more than the pool injects in 7 s.
+        // 7 s: the rule counts the queue's seconds after the first and needs 5 of them.
+        var run = await LoadCli.RunAsync(server.Url("/slow").ToString(), "-X", "PUT", "--size", "4MiB", "-c", "32", "-d", "7",
             "--timeout", "5", "--server-pid", ThisProcess, "--no-progress");
 
         var row = run.Row;
@@ -32,6 +33,48 @@ public sealed class LoadBlameTests
         Assert.NotNull(row.Blame.ThreadPoolQueueLengths);
         Assert.True(row.Blame.Verdict == "server-bound", row.Blame.Reason + " / " + run.Stdout);
         Assert.Equal(row.Blame.Verdict, SaturationRule.Judge(Inputs(run)).Id);
+    }
+
+    /// <summary>
+    /// A starved server over 3 s: a backlog in every sampled second, but at most 4 of them (fewer on a loaded machine),
+    /// too few for the rule: neither, and the reason says to run longer instead of "threads blocked". A fresh
+    /// <c>freight serve</c> (its pool at its minimum threads) whose lab action blocks a pool thread for half a second:
+    /// this process's pool has grown by whatever ran before.
+    /// </summary>
+    [Fact]
+    public async Task BlockingActionForThreeSeconds_ServerPid_TooFewSecondsToJudgeRunLonger()
+    {
+        await using var server = await ChildServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/lab/threads/sync-over-async?ms=500").ToString(), "-c", "32", "-d", "3",
+            "--server-pid", server.ServerProcessId.ToString(CultureInfo.InvariantCulture), "--no-progress");
+
+        var blame = run.Row.Blame!;
+        Assert.InRange(blame.ThreadPoolQueueLengths!.Count, 1, SaturationRule.MinimumQueueSamples - 1);
+        Assert.True(blame.Verdict == "neither", run.Stdout);
+        Assert.Contains(", too few seconds to judge (5 needed: run 7 s or more)", blame.Reason, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A server whose every request forces a full blocking collection: its thread-pool queue fills behind the GC
+    /// pauses with no thread blocked. The verdict must not say "threads blocked"; when the queue rule fires, it names
+    /// GC with the share of the run it paused the server.
+    /// </summary>
+    [Fact]
+    public async Task EveryRequestCollectsTheHeap_ServerPid_VerdictNamesGcNotBlockedThreads()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/gc").ToString(), "-c", "32", "-d", "7", "--server-pid", ThisProcess, "--no-progress");
+
+        var row = run.Row;
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.True(row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
+        Assert.DoesNotContain("threads blocked", row.Blame.Reason, StringComparison.Ordinal);
+        if (row.Blame.Verdict == "server-bound" && !row.Blame.Reason.Contains("more than 90 %", StringComparison.Ordinal))
+        {
+            Assert.StartsWith("server-bound by garbage collection: its thread pool queue ", row.Blame.Reason, StringComparison.Ordinal);
+        }
     }
 
     /// <summary>
@@ -66,7 +109,16 @@ public sealed class LoadBlameTests
     }
 
     /// <summary>The rule's inputs as the row reports them; both runs here kept requests at the server (the starved one answers none in time).</summary>
-    private static SaturationInputs Inputs(LoadCli.Outcome run) =>
-        new(run.Row.Blame!.ClientCpuCores, run.Row.Blame.ServerCpuCores, run.Row.Blame.ServerAllowedCpus, run.Row.Blame.ThreadPoolQueueLengths,
-            RequestsMeasured: 1, run.Report!.Settings.RunSeconds);
+    private static SaturationInputs Inputs(LoadCli.Outcome run)
+    {
+        var blame = run.Row.Blame!;
+        return new(blame.ClientCpuCores, blame.ServerCpuCores, blame.ServerAllowedCpus, blame.ThreadPoolQueueLengths, RequestsMeasured: 1, run.Report!.Settings.RunSeconds)
+        {
+            ClientAllowedCpus = blame.ClientAllowedCpus ?? 1,
+            ServerProcessId = blame.ServerProcessId,
+            Gc = new GcPressure(blame.GcTimePercent, run.Row.Counters?.Gen2Collections, run.Row.Counters?.AllocationBytesPerSecond),
+            OthersCpuCores = blame.OthersCpuCores,
+            MachineCpus = blame.MachineCpus,
+        };
+    }
 }

@@ -1,14 +1,16 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 namespace Freight.Bench.Tests.Load.Command;
 
 /// <summary>
-/// Which process <c>freight load</c> measures as the server: real <c>freight serve</c> children on 127.0.0.1 (one under a shell, as <c>dotnet run</c> starts an
+/// Which process <c>freight load</c> measures as the server, and what its verdict says of the machine and of a server
+/// that went away: real <c>freight serve</c> children on 127.0.0.1 (one under a shell, as <c>dotnet run</c> starts an
 /// app), real runs of a few seconds. Serial with the other blame tests: they measure CPU.
 /// </summary>
 [Collection(nameof(LoadBlameCollection))]
-public sealed class LoadServerProcessTests
+public sealed partial class LoadServerProcessTests
 {
     [Fact]
     public async Task ServerPidOfTheParentOfTheServer_MeasuresTheChildThatListensAndSaysSo()
@@ -58,5 +60,77 @@ public sealed class LoadServerProcessTests
         Assert.Equal(second.ServerProcessId, run.Row.Blame!.ServerProcessId);
     }
 
+    [Fact]
+    public async Task ServerKilledDuringTheRun_NoVerdictSaysItExited()
+    {
+        await using var server = await ChildServer.StartAsync();
+
+        var running = LoadCli.RunAsync(server.Url("/healthz").ToString(), "-c", "2", "-d", "4", "--server-pid", Id(server.ServerProcessId), "--no-progress");
+        await WaitForClientsAsync(server.Address.Port);
+        await server.KillServerAsync();
+        var run = await running;
+
+        Assert.Equal(1, run.Exit);
+        Assert.Contains($"verdict    no verdict: the server process ({server.ServerProcessId}) exited during the run\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
+        Assert.True(run.Row.Blame.ServerExited);
+    }
+
+    /// <summary>
+    /// Two shells spinning on the 2 cores beside the run: the verdict names what the other processes took and calls
+    /// itself weak, and both sides' CPU reads as a share of all their cores ("42 % of 200 %"), not "of a core".
+    /// </summary>
+    [Fact]
+    public async Task MachineBusyWithOtherProcesses_VerdictSaysOthersUsedAndIsWeak()
+    {
+        await using var server = await ChildServer.StartAsync();
+        var spinners = Enumerable.Range(0, Environment.ProcessorCount)
+            .Select(_ => Process.Start(new ProcessStartInfo("sh", ["-c", "while :; do :; done"]) { UseShellExecute = false })!).ToList();
+        try
+        {
+            var run = await LoadCli.RunAsync(server.Url("/healthz").ToString(), "-c", "2", "-d", "2", "--server-pid", Id(server.ServerProcessId), "--no-progress");
+
+            Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+            var cores = Environment.ProcessorCount * 100;
+            var stdout = run.Stdout.Split('\n');
+            Assert.Matches(Share(cores), Assert.Single(stdout, line => line.StartsWith("client ", StringComparison.Ordinal)));
+            Assert.Matches(Share(cores), Assert.Single(stdout, line => line.StartsWith("server ", StringComparison.Ordinal)));
+            var verdict = Assert.Single(stdout, line => line.StartsWith("verdict ", StringComparison.Ordinal));
+            Assert.Matches($"; others used [0-9]+ % of {cores} %: the verdict is weak$", verdict);
+            Assert.True(run.Row.Blame!.OthersCpuCores > 0.1 * Environment.ProcessorCount, run.Stdout);
+            Assert.Equal(Environment.ProcessorCount, run.Row.Blame.MachineCpus);
+        }
+        finally
+        {
+            foreach (var spinner in spinners)
+            {
+                spinner.Kill();
+                spinner.Dispose();
+            }
+        }
+    }
+
+    private static string Share(int cores) => $", [0-9]+ % of {cores} %";
+
     private static string Id(int processId) => processId.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>Waits (up to 60 s: the client's start on a loaded machine) until a connection to <paramref name="port"/> is established, and a second more.</summary>
+    private static async Task WaitForClientsAsync(int port)
+    {
+        var local = $":{port:X4} ";
+        for (var waited = 0; waited < 600; waited++)
+        {
+            if ((await File.ReadAllLinesAsync("/proc/net/tcp")).Any(line => line.Contains(local, StringComparison.Ordinal) && EstablishedRow().IsMatch(line)))
+            {
+                await Task.Delay(TimeSpan.FromSeconds(1));
+                return;
+            }
+
+            await Task.Delay(100);
+        }
+    }
+
+    // sl, local, remote, then st 01: ESTABLISHED.
+    [GeneratedRegex(@"^\s*\d+: \S+ \S+ 01 ")]
+    private static partial Regex EstablishedRow();
 }

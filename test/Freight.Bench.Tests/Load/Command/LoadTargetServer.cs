@@ -25,6 +25,8 @@ namespace Freight.Bench.Tests.Load.Command;
 /// <item>PUT /slow: reads the body with synchronous reads on the thread pool, waiting on a task after each
 /// (sync-over-async): the blocked threads starve the pool;</item>
 /// <item>POST /form: a multipart form whose file part must hash to the payload of <c>?size=</c>: 200, else 422.</item>
+/// <item>GET /gc: a full blocking, compacting collection of a heap of two million live objects for every request: a
+/// server that spends its time in GC, its work queued behind the pauses, no thread blocked.</item>
 /// </list>
 /// </summary>
 internal sealed class LoadTargetServer : IAsyncDisposable
@@ -36,6 +38,19 @@ internal sealed class LoadTargetServer : IAsyncDisposable
     private static long s_payloadsStarted;
 
     private readonly WebApplication _app;
+
+    /// <summary>What /gc's collections mark and move: many small objects, as a real app's cache holds; this server's own, so collected after it.</summary>
+    private readonly Lazy<object[]> _liveHeap = new(() =>
+    {
+        var objects = new object[2_000_000];
+        for (var i = 0; i < objects.Length; i++)
+        {
+            objects[i] = new byte[8];
+        }
+
+        return objects;
+    });
+
     private int _burst;
 
     private LoadTargetServer(WebApplication app) => _app = app;
@@ -56,6 +71,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         app.MapPut("/slow", ReadSlowly);
         app.MapPut("/sink", DrainAsync);
         app.MapPost("/form", ReadFormAsync);
+        app.MapGet("/gc", server.CollectEverything);
 
         await app.StartAsync();
         server.BaseAddress = LoopbackApp.AddressOf(app);
@@ -130,6 +146,13 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
+    }
+
+    private IResult CollectEverything()
+    {
+        GC.KeepAlive(_liveHeap.Value);
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        return HttpResults.Text("collected");
     }
 
     private IResult Burst() =>

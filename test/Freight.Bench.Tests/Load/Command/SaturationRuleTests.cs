@@ -17,7 +17,7 @@ public sealed class SaturationRuleTests
 
     [Fact]
     public void Judge_ServerOnItsOneCore_ReasonSaysOneCore() =>
-        Assert.EndsWith("> 90 % of its 1 core", SaturationRule.Judge(Measured(0.5, 0.95, 1, null)).Reason, StringComparison.Ordinal);
+        Assert.EndsWith("the server used 95 % of 100 %, more than 90 % of its 1 core", SaturationRule.Judge(Measured(0.5, 0.95, 1, null)).Reason, StringComparison.Ordinal);
 
     [Fact]
     public void Judge_NoServerSampled_Undetermined() =>
@@ -28,14 +28,50 @@ public sealed class SaturationRuleTests
         Assert.Equal(SaturationVerdict.ClientBound, SaturationRule.Judge(Measured(1.2, null, null, null)).Verdict);
 
     [Theory]
-    [InlineData(new double[] { 0, 3, 5, 2 }, "server-bound")]
+    [InlineData(new double[] { 3, 5, 2, 0, 3 }, "server-bound")]
     [InlineData(new double[] { 0, 0, 0, 0, 3, 5 }, "server-bound")]
+    [InlineData(new double[] { 3, 0, 5, 0, 0 }, "neither")]
     [InlineData(new double[] { 0, 1, 1, 1, 0, 1 }, "neither")]
     [InlineData(new double[] { 0, 0, 2, 0, 0, 0 }, "neither")]
     [InlineData(new double[] { 0, 0, 0, 0 }, "neither")]
+    [InlineData(new double[] { 0, 3, 5, 2 }, "neither")]
     [InlineData(new double[] { 7, 9 }, "neither")]
     public void Judge_ThreadPoolQueue_BacklogIsServerBound(double[] queue, string verdict) =>
         Assert.Equal(verdict, SaturationRule.Judge(Measured(0.3, 0.4, 2, queue)).Id);
+
+    [Fact]
+    public void Judge_BacklogInTooFewSeconds_NeitherAndSaysToRunLonger() =>
+        Assert.EndsWith("; its thread pool queue held work in 3 of 4 seconds, too few seconds to judge (5 needed: run 7 s or more)",
+            SaturationRule.Judge(Measured(0.3, 0.4, 2, [0, 3, 3, 2])).Reason, StringComparison.Ordinal);
+
+    [Fact]
+    public void Judge_BacklogWithGcPausingATenthOfTheRun_NamesGcNotBlockedThreads()
+    {
+        var saturation = SaturationRule.Judge(Measured(0.3, 0.4, 2, [3, 5, 2, 4, 3]) with { Gc = new GcPressure(23, 12, 900.0 * (1 << 20)) });
+
+        Assert.Equal(SaturationVerdict.ServerBound, saturation.Verdict);
+        Assert.Equal("server-bound by garbage collection: its thread pool queue held work in 5 of 5 seconds while GC paused it for 23 % of the run (12 gen2 collections, 900 MiB/s allocated); its CPU was not saturated",
+            saturation.Reason);
+    }
+
+    [Fact]
+    public void Judge_BacklogWithLittleGc_ThreadsBlocked() =>
+        Assert.EndsWith("(threads blocked)",
+            SaturationRule.Judge(Measured(0.3, 0.4, 2, [3, 5, 2, 4, 3]) with { Gc = new GcPressure(2, 0, 1 << 20) }).Reason, StringComparison.Ordinal);
+
+    [Theory]
+    [InlineData(0.8, "neither side saturated — network or latency bound: client 30 % of 200 %, server 40 % of 200 %; others used 80 % of 200 %: the verdict is weak")]
+    [InlineData(0.1, "neither side saturated — network or latency bound: client 30 % of 200 %, server 40 % of 200 %")]
+    public void Judge_OtherProcessesBusy_VerdictSaysItIsWeak(double others, string reason) =>
+        Assert.Equal(reason, SaturationRule.Judge(Measured(0.3, 0.4, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = others, MachineCpus = 2 }).Reason);
+
+    [Fact]
+    public void Judge_ServerExited_NoVerdictWhateverTheCpu()
+    {
+        var saturation = SaturationRule.Judge(Measured(0.95, 0.01, 2, null) with { ServerProcessId = 4321, ServerExited = true });
+
+        Assert.Equal((SaturationVerdict.Undetermined, "no verdict: the server process (4321) exited during the run"), (saturation.Verdict, saturation.Reason));
+    }
 
     [Fact]
     public void Judge_ClientBound_ReasonSaysTheFigureIsAFloor() =>
