@@ -36,6 +36,12 @@ public static class ServerListener
             return new Choice(processId, null, null);
         }
 
+        // A container's server listens in its own network namespace, reached through a proxy or NAT: not in our tables.
+        if (NetworkNamespace(processId) is { } theirs && theirs != NetworkNamespace(Environment.ProcessId))
+        {
+            return new Choice(processId, $"server: PID {processId} ({Describe(processId)}) runs in another network namespace (a container?): not checked that it listens on {port}", null);
+        }
+
         if (listeners.Inodes.Count == 0)
         {
             return new Choice(null, null, $"{given}: nothing listens on {url.Host}{port}; start the server first.");
@@ -219,6 +225,19 @@ public static class ServerListener
         }
 
         return holders;
+    }
+
+    /// <summary>The network namespace a process runs in (<c>/proc/PID/ns/net</c>'s link, "net:[4026531833]"); null when it cannot be read.</summary>
+    private static string? NetworkNamespace(int processId)
+    {
+        try
+        {
+            return new FileInfo($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/ns/net").LinkTarget;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     private static bool CanReadSockets(int processId)

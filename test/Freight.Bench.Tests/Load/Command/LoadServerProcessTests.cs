@@ -48,6 +48,33 @@ public sealed partial class LoadServerProcessTests
         }
     }
 
+    /// <summary>A server in a container listens in its own network namespace, behind a proxy or NAT: not refused, said.</summary>
+    [Fact]
+    public async Task ServerPidInAnotherNetworkNamespace_MeasuredWithALineSayingItWasNotChecked()
+    {
+        await using var server = await ChildServer.StartAsync();
+        using var contained = Process.Start(new ProcessStartInfo("unshare", ["--user", "--map-root-user", "--net", "sleep", "30"]) { UseShellExecute = false })!;
+        try
+        {
+            // unshare execs sleep once the namespaces are made (a user namespace too: no root needed): wait for that.
+            for (var waited = 0; waited < 100 && File.ReadAllText($"/proc/{contained.Id}/comm").TrimEnd() != "sleep"; waited++)
+            {
+                await Task.Delay(50);
+            }
+
+            var run = await LoadCli.RunAsync(server.Url("/healthz").ToString(), "-c", "1", "-d", "1", "--server-pid", Id(contained.Id), "--no-progress");
+
+            Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+            Assert.Equal(
+                $"server: PID {contained.Id} (sleep) runs in another network namespace (a container?): not checked that it listens on :{server.Address.Port}",
+                run.Stdout.Split('\n')[0]);
+        }
+        finally
+        {
+            contained.Kill();
+        }
+    }
+
     [Fact]
     public async Task ServerProcessNamingTwoServers_MeasuresTheOneOnTheUrlsPort()
     {
