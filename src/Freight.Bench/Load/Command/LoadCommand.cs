@@ -335,7 +335,7 @@ public static class LoadCommand
             }
 
             serverPid = found[0];
-            serverOption = $"--server-process {name} (PID {serverPid})";
+            serverOption = $"--server-process {name}: PID {serverPid}";
         }
 
         if (serverPid is { } pid && !ProcessWatch.CanRead(pid))
