@@ -23,7 +23,7 @@ public sealed class LoadBlameTests
         await using var server = await LoadTargetServer.StartAsync();
 
         // 32 uploads at once, each holding a pool thread for its whole body: far more than the pool injects in 7 s.
-        // 7 s: the rule counts the queue's seconds after the first and needs 5 of them.
+        // 7 s: the rule needs 5 sampled seconds, and the counters of a run's first second come late on a loaded machine.
         var run = await LoadCli.RunAsync(server.Url("/slow").ToString(), "-X", "PUT", "--size", "4MiB", "-c", "32", "-d", "7",
             "--timeout", "5", "--server-pid", ThisProcess, "--no-progress");
 
