@@ -9,7 +9,9 @@ namespace Freight.Bench.Load.Blame;
 /// host), or shorter than <see cref="MinimumRunSeconds"/>, gets none (<c>undetermined</c>, "no verdict: …"); otherwise:
 /// <list type="number">
 /// <item>the client used more than <see cref="Threshold"/> of one core → <c>client-bound</c>: the figure is a floor for the server;</item>
-/// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>;</item>
+/// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>; or, sharing all
+/// the machine's cores with the client, the machine's cores were more than <see cref="Threshold"/> busy and the server
+/// used most of that (<see cref="MachineSaturatedByServer"/>) → <c>server-bound</c>;</item>
 /// <item>over at least <see cref="MinimumQueueSamples"/> sampled seconds, the server's thread pool had work waiting
 /// (queue length ≥ <see cref="Backlog"/>) in more than half of them, or its queue grew by <see cref="Backlog"/> items on
 /// average from the first half of the run to the second → <c>server-bound</c>, though its CPU was free: by
@@ -105,6 +107,11 @@ public static class SaturationRule
                 $"server-bound: the server used {Share(serverCores, allowed)}, more than 90 % of its {CountText.Format(allowed, "core")}");
         }
 
+        if (MachineSaturatedByServer(inputs) is { } machine)
+        {
+            return new Saturation(SaturationVerdict.ServerBound, machine);
+        }
+
         var queue = QueueBacklog(inputs.ThreadPoolQueueLengths);
         if (queue is { Judged: true, Backlog: { } backlog })
         {
@@ -121,6 +128,31 @@ public static class SaturationRule
                 $"undetermined: the client used {client}; the server was not sampled (--server-pid)")
             : new Saturation(SaturationVerdict.Neither,
                 $"neither side saturated — network or latency bound: client {client}, server {Share(inputs.ServerCpuCores.Value, inputs.ServerAllowedCpus ?? 1)}{tooFew}");
+    }
+
+    /// <summary>
+    /// The reason for a server that may run on every core of the machine, sharing them with the client, when the machine's
+    /// cores were saturated (client, server and other processes together above <see cref="Threshold"/> of them) and the
+    /// server used most of them; else null. On a 2-core machine the server cannot reach 90 % of both cores while the
+    /// client takes a quarter of one: a 25 MB JSON response read server 156 %, client 25 % of 200 %, 'neither'.
+    /// </summary>
+    internal static string? MachineSaturatedByServer(SaturationInputs inputs)
+    {
+        if (inputs.ServerCpuCores is not { } server || inputs.MachineCpus is not { } cpus || cpus <= 0 || inputs.ServerAllowedCpus != cpus)
+        {
+            return null;
+        }
+
+        var others = inputs.OthersCpuCores ?? 0;
+        var busy = inputs.ClientCpuCores + server + others;
+        if (busy / cpus <= Threshold || server <= inputs.ClientCpuCores || server <= others)
+        {
+            return null;
+        }
+
+        return $"server-bound: the machine's cores were saturated ({Share(busy, cpus)}), most by the server: server {Share(server, cpus)}, "
+            + $"client {Share(inputs.ClientCpuCores, cpus)}" + (others > 0 ? $", others {Share(others, cpus)}" : "")
+            + "; sharing the cores with the client, the server's CPU a response set the rate";
     }
 
     /// <summary>How the queue shows a backlog, or null; and whether there were enough seconds to judge it (<see cref="MinimumQueueSamples"/>).</summary>

@@ -65,6 +65,24 @@ public sealed class SaturationRuleTests
     public void Judge_OtherProcessesBusy_VerdictSaysItIsWeak(double others, string reason) =>
         Assert.Equal(reason, SaturationRule.Judge(Measured(0.3, 0.4, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = others, MachineCpus = 2 }).Reason);
 
+    [Theory]
+    [InlineData(0.25, 1.56, 0.03, "server-bound")]
+    [InlineData(0.5, 1.4, 0.0, "server-bound")]
+    [InlineData(0.8, 0.7, 0.4, "neither")]
+    [InlineData(0.3, 0.7, 0.9, "neither")]
+    [InlineData(0.2, 1.2, 0.1, "neither")]
+    public void Judge_ClientAndServerShareTheMachine_SaturatedMostlyByTheServerIsServerBound(double client, double server, double others, string verdict) =>
+        Assert.Equal(verdict, SaturationRule.Judge(Measured(client, server, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = others, MachineCpus = 2 }).Id);
+
+    [Fact]
+    public void Judge_MachineSaturatedByTheServer_ReasonGivesEachShare() =>
+        Assert.Equal("server-bound: the machine's cores were saturated (184 % of 200 %), most by the server: server 156 % of 200 %, client 25 % of 200 %, others 3 % of 200 %; sharing the cores with the client, the server's CPU a response set the rate",
+            SaturationRule.Judge(Measured(0.25, 1.56, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = 0.03, MachineCpus = 2 }).Reason);
+
+    [Fact]
+    public void Judge_ServerPinnedToOneCoreOfTwo_MachineRuleDoesNotApply() =>
+        Assert.Equal("neither", SaturationRule.Judge(Measured(0.6, 0.8, 1, null) with { ClientAllowedCpus = 2, OthersCpuCores = 0.5, MachineCpus = 2 }).Id);
+
     [Fact]
     public void Judge_ServerExited_NoVerdictWhateverTheCpu()
     {
