@@ -43,10 +43,11 @@ public static class SeriesMerger
                 second.Failures,
                 second.Completions > 0 ? second.P50Seconds : null,
                 second.Completions > 0 ? second.P99Seconds : null,
-                server?.ThreadPoolThreads,
-                server?.ThreadPoolQueueLength,
+                // -1 is a sample's "no value" (RuntimeSample): none in the series, not a count of -1.
+                server?.ThreadPoolThreads is >= 0 and var threads ? threads : null,
+                server?.ThreadPoolQueueLength is >= 0 and var queue ? queue : null,
                 server?.CpuPercent,
-                server?.ProcessThreads));
+                server?.ProcessThreads is >= 0 and var processThreads ? processThreads : null));
         }
 
         return points;
