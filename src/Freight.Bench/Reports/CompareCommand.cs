@@ -119,7 +119,8 @@ public static class CompareCommand
 
         try
         {
-            await File.WriteAllTextAsync(options.Output, text, cancellationToken);
+            // Whole or not at all, as every result file: in place, a failed write had truncated the earlier comparison.
+            await ResultFile.WriteTextAsync(options.Output, text);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
