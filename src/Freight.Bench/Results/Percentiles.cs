@@ -12,6 +12,9 @@ public sealed record Percentiles(double P50, double P75, double P90, double P99,
     /// <summary>The p50 of each run on its own, in run order (where a suite keeps them): what a latency goal's interval is drawn from.</summary>
     public IReadOnlyList<double>? P50Runs { get; init; }
 
+    /// <summary>The p99 of each run on its own, in run order (<c>freight load --runs</c>): what compare's interval of the p99 is drawn from.</summary>
+    public IReadOnlyList<double>? P99Runs { get; init; }
+
     public static Percentiles? Of(IReadOnlyList<double> values)
     {
         if (values.Count == 0)

@@ -21,6 +21,9 @@ public static class LoadCommand
 {
     public const int UsageError = Cli.CliRun.UsageError;
 
+    /// <summary>The most <c>--runs</c>: 30 runs put an interval within a few percent; more only lengthen the wait.</summary>
+    public const int MaxRuns = 30;
+
     private static readonly string[] Methods = ["GET", "HEAD", "PUT", "POST", "PATCH"];
 
     private static readonly Argument<Uri> Url = new("URL")
@@ -89,6 +92,10 @@ public static class LoadCommand
     private static readonly Option<int?> Requests = CliValues.PositiveInt(
         "--requests", "Send exactly this many requests, then stop (with --duration, the first reached).", aliases: "-n");
 
+    private static readonly Option<int?> Runs = CliValues.WholeNumber(
+        "--runs", $"Measured runs of --duration each, one after another on fresh connections (default 1, at most {MaxRuns}); compare draws a 95% interval from 3 or more a side.",
+        1, MaxRuns, $"a number of runs from 1 to {MaxRuns}");
+
     private static readonly Option<double?> Rate = CliValues.Number(
         "--rate", "Open loop: R requests a second on schedule, latency counted from each one's due time (as wrk2: no coordinated omission).",
         helpName: "R", unit: "requests a second", aliases: "-R");
@@ -146,7 +153,7 @@ public static class LoadCommand
     {
         var command = new CliCommand("load", "Load any HTTP endpoint with large or small payloads, verify every response, and say which side saturated.")
         {
-            Url, Method, Size, BodyFile, Multipart, Field, FileName, Headers, Connections, Duration, Requests, Rate, Http,
+            Url, Method, Size, BodyFile, Multipart, Field, FileName, Headers, Connections, Duration, Requests, Runs, Rate, Http,
             Pin, Insecure, ExpectStatus, ExpectSha256, ExpectBody, Timeout, ServerPid, ServerProcess, Json, Markdown, Csv, Html, NoProgress,
         };
         command.Validators.Add(Validate);
@@ -391,6 +398,7 @@ public static class LoadCommand
             Engine = engine,
             BodySource = source,
             Multipart = parse.GetValue(Multipart),
+            Runs = parse.GetValue(Runs) ?? 1,
             ServerProcessId = serverPid,
             ServerNote = serverNote,
             JsonPath = parse.GetValue(Json)?.FullName,

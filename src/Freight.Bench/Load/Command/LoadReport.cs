@@ -25,26 +25,31 @@ public static class LoadReport
     /// </summary>
     internal const long MinimumCostBytes = 64L << 20;
 
-    public static BenchReport Build(LoadSettings settings, LoadResult result, LoadMeasurements measured)
+    public static BenchReport Build(LoadSettings settings, LoadMeasurements measured)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(measured);
+        if (measured.Runs.Count == 0)
+        {
+            throw new ArgumentException("A report needs at least one run.", nameof(measured));
+        }
+
         var options = settings.Engine;
+        var runs = measured.Runs;
+        var result = Combine([.. runs.Select(r => r.Result)]);
         var seconds = Math.Max(result.Elapsed.TotalSeconds, 1e-9);
 
         // Bytes moved: response bodies read plus the request bodies of the requests that were answered.
-        var uploaded = (options.Body?.Length ?? 0) * result.Responses;
-        var bytes = result.BodyBytes + uploaded;
+        var bytes = Moved(options, result);
         var failures = FailuresByKind(result);
         var verified = result.Responses > 0 && failures.Count == 0;
 
-        // The bench's summary path: the row's head, status counts and latency percentiles as every suite's.
+        // The bench's summary path: the row's head, status counts and latency percentiles as every suite's; rates one a run.
         var row = ScenarioSummary.Row("load/" + options.Method.Method.ToLowerInvariant(), "load", Parameters(settings), verified ? null : Describe(result, failures));
-        row.Runs = 1;
+        row.Runs = runs.Count;
         row.Transfers = (int)Math.Min(int.MaxValue, result.Responses);
-        row.BytesPerSecond = Summary.OfRuns([bytes / seconds]);
-        row.RequestsPerSecond = Summary.OfRuns([result.RequestsPerSecond]);
+        row.BytesPerSecond = Summary.OfRuns([.. runs.Select(r => Moved(options, r.Result) / Math.Max(r.Result.Elapsed.TotalSeconds, 1e-9))]);
+        row.RequestsPerSecond = Summary.OfRuns([.. runs.Select(r => r.Result.RequestsPerSecond)]);
         row.StatusCodes = ScenarioSummary.StatusCodes(result.StatusCodes);
         row.SocketErrors = result.SocketErrors;
         row.Timeouts = result.Timeouts;
@@ -55,19 +60,36 @@ public static class LoadReport
         row.FirstFailure = result.FirstFailure;
         if (result.Responses > 0)
         {
-            row.LatencySeconds = ScenarioSummary.Latency(result.Latency);
+            row.LatencySeconds = ScenarioSummary.Latency(result.Latency) with
+            {
+                P50Runs = runs.All(r => r.Result.Responses > 0) ? [.. runs.Select(r => r.Result.Latency.P50Seconds)] : null,
+                P99Runs = runs.All(r => r.Result.Responses > 0) ? [.. runs.Select(r => r.Result.Latency.P99Seconds)] : null,
+            };
         }
 
+        var clientCpuSeconds = runs.Sum(r => r.ClientCpuSeconds);
         var clientRss = MaxRss(measured.ClientSamples);
         var costsPerGiB = bytes >= MinimumCostBytes;
-        row.Client = new SideCost(
-            costsPerGiB ? measured.ClientCpuSeconds / (bytes / GiB) : null,
-            WorkingSetBytesMax: clientRss,
-            CpuSecondsPerResponse: result.Responses > 0 ? measured.ClientCpuSeconds / result.Responses : null);
 
-        var end = measured.StartedAt + result.Elapsed;
-        var server = measured.ServerSamples is { Count: >= 2 } samples ? ServerCpu(samples) : null;
-        var counters = measured.RuntimeCounters is { } values ? Within(values, measured.StartedAt, end) : null;
+        // A cost a run only where every run moved enough for one (MinimumCostBytes): else no interval is drawn from them.
+        var costsPerRun = runs.All(r => Moved(options, r.Result) >= MinimumCostBytes);
+        row.Client = new SideCost(
+            costsPerGiB ? clientCpuSeconds / (bytes / GiB) : null,
+            WorkingSetBytesMax: clientRss,
+            CpuSecondsPerResponse: result.Responses > 0 ? clientCpuSeconds / result.Responses : null)
+        {
+            CpuSecondsPerGiBSamples = costsPerRun ? [.. runs.Select(r => r.ClientCpuSeconds / (Moved(options, r.Result) / GiB))] : null,
+        };
+
+        var startedAt = runs[0].StartedAt;
+        var end = runs[^1].StartedAt + runs[^1].Result.Elapsed;
+        var serverRuns = measured.ServerSamples is { Count: >= 2 } samples && runs.Count > 1
+            ? runs.Select(r => ServerCpuWithin(samples, r.StartedAt, r.StartedAt + r.Result.Elapsed)).ToList()
+            : null;
+        var server = measured.ServerSamples is { Count: >= 2 } all
+            ? serverRuns is null ? ServerCpu(all) : new ServerCpuUse(serverRuns.Sum(), serverRuns.Sum() / seconds, all[^1].AllowedCpus ?? Environment.ProcessorCount)
+            : null;
+        var counters = measured.RuntimeCounters is { } values ? Within(values, startedAt, end) : null;
         var queue = counters?.Where(v => v.Name == "threadpool-queue-length").Select(v => v.Value).ToList();
         if (server is { } cpu)
         {
@@ -79,17 +101,22 @@ public static class LoadReport
                 Gen2: row.Counters.Gen2Collections,
                 ThreadPoolThreadsMax: row.Counters.ThreadPoolThreads,
                 WorkingSetBytesMax: row.Counters.WorkingSetBytes,
-                CpuSecondsPerResponse: result.Responses > 0 ? cpu.Seconds / result.Responses : null);
+                CpuSecondsPerResponse: result.Responses > 0 ? cpu.Seconds / result.Responses : null)
+            {
+                CpuSecondsPerGiBSamples = !costsPerRun ? null
+                    : serverRuns is null ? [cpu.Seconds / (bytes / GiB)]
+                    : [.. runs.Select((r, i) => serverRuns[i] / (Moved(options, r.Result) / GiB))],
+            };
         }
 
-        var inputs = new SaturationInputs(measured.ClientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null,
+        var inputs = new SaturationInputs(clientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null,
             result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds)
         {
             ClientAllowedCpus = measured.ClientSamples.LastOrDefault()?.AllowedCpus ?? Environment.ProcessorCount,
             ServerProcessId = settings.ServerProcessId,
             ServerExited = measured.ServerExited,
             Gc = counters is { Count: > 0 } ? new GcPressure(TimeInGcPercent(counters, seconds), row.Counters?.Gen2Collections, row.Counters?.AllocationBytesPerSecond) : null,
-            OthersCpuCores = OthersCpu(measured, server),
+            OthersCpuCores = OthersCpu(measured, clientCpuSeconds, server),
             MachineCpus = measured.MachineAfter?.Cpus,
         };
         var saturation = SaturationRule.Judge(inputs);
@@ -105,19 +132,83 @@ public static class LoadReport
             OthersCpuCores = inputs.OthersCpuCores,
             MachineCpus = inputs.MachineCpus,
         };
-        row.Series = SeriesMerger.Merge(
-            result.Series.Where(second => second.SpanSeconds >= 0.9),
-            measured.ServerSamples is { } serverSamples ? PerSecond(serverSamples, counters ?? []) : [],
-            measured.StartedAt,
-            connections: options.Mode == LoadMode.ClosedLoop ? options.Connections : null);
 
+        // One series: each run's seconds numbered on from the last run's.
+        var serverSeconds = measured.ServerSamples is { } serverSamples ? PerSecond(serverSamples, counters ?? []) : [];
+        var series = new List<SeriesPoint>();
+        foreach (var run in runs)
+        {
+            series.AddRange(SeriesMerger.Merge(
+                run.Result.Series.Where(second => second.SpanSeconds >= 0.9),
+                serverSeconds,
+                run.StartedAt,
+                firstSecond: series.Count,
+                connections: options.Mode == LoadMode.ClosedLoop ? options.Connections : null));
+        }
+
+        row.Series = series;
+
+        // What a request moved: its body, or for a GET the mean response body (readers size the run by it).
+        var payload = options.Body?.Length ?? (result.Responses > 0 ? (long)Math.Round((double)result.BodyBytes / result.Responses) : 0);
         return new BenchReport
         {
-            StartedAt = measured.StartedAt,
+            StartedAt = startedAt,
             Machine = MachineInfo.Current(),
-            Settings = new BenchSettings(["load"], false, 1, seconds, 0, options.Body?.Length ?? 0, false, options.Target.ToString()),
+            Settings = new BenchSettings(["load"], false, runs.Count, seconds / runs.Count, 0, payload, false, options.Target.ToString()),
             Verified = verified,
             Results = [row],
+        };
+    }
+
+    /// <summary>Response bodies read plus the request bodies of the requests that were answered.</summary>
+    private static double Moved(LoadOptions options, LoadResult result) => result.BodyBytes + ((options.Body?.Length ?? 0) * (double)result.Responses);
+
+    /// <summary>
+    /// The runs as one: counts summed, histograms merged, the first run's first response and failure. One run is itself.
+    /// </summary>
+    internal static LoadResult Combine(IReadOnlyList<LoadResult> runs)
+    {
+        if (runs.Count == 1)
+        {
+            return runs[0];
+        }
+
+        var histogram = new LatencyHistogram();
+        var statusCodes = new Dictionary<int, long>();
+        foreach (var run in runs)
+        {
+            histogram.Merge(run.Histogram);
+            foreach (var (code, count) in run.StatusCodes)
+            {
+                statusCodes[code] = statusCodes.GetValueOrDefault(code) + count;
+            }
+        }
+
+        var elapsed = TimeSpan.FromTicks(runs.Sum(r => r.Elapsed.Ticks));
+        var responses = runs.Sum(r => r.Responses);
+        return new LoadResult
+        {
+            Mode = runs[0].Mode,
+            StopReason = runs[^1].StopReason,
+            Elapsed = elapsed,
+            Responses = responses,
+            StatusCodes = statusCodes,
+            SocketErrors = runs.Sum(r => r.SocketErrors),
+            Timeouts = runs.Sum(r => r.Timeouts),
+            Errors = runs.Sum(r => r.Errors),
+            LengthFailures = runs.Sum(r => r.LengthFailures),
+            LengthMismatches = runs.Sum(r => r.LengthMismatches),
+            Dropped = runs.Sum(r => r.Dropped),
+            CancelledAtEnd = runs.Sum(r => r.CancelledAtEnd),
+            BodyBytes = runs.Sum(r => r.BodyBytes),
+            BadResponses = runs.Sum(r => r.BadResponses),
+            BodyMismatches = runs.Sum(r => r.BodyMismatches),
+            FirstResponseSeconds = runs[0].FirstResponseSeconds,
+            RequestsPerSecond = responses / Math.Max(elapsed.TotalSeconds, 1e-9),
+            Latency = histogram.Summarize(),
+            Histogram = histogram,
+            Series = [.. runs.SelectMany(r => r.Series)],
+            FirstFailure = runs.Select(r => r.FirstFailure).FirstOrDefault(f => f is not null),
         };
     }
 
@@ -130,10 +221,17 @@ public static class LoadReport
         ArgumentNullException.ThrowIfNull(output);
         var p = row.Parameters;
         var text = new System.Text.StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {CountText.Format(p.Connections.GetValueOrDefault(), "connection")}, {p.Mode}, {result.Elapsed.TotalSeconds:0.00} s");
+        var runs = row.Runs > 1 ? string.Create(CultureInfo.InvariantCulture, $"{row.Runs} runs, ") : "";
+        text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {CountText.Format(p.Connections.GetValueOrDefault(), "connection")}, {p.Mode}, {runs}{result.Elapsed.TotalSeconds:0.00} s");
         var statuses = result.StatusCodes.Count == 0 ? "" : $" ({StatusList(result)})";
+        var moved = Moved(settings.Engine, result);
         text.AppendLine(CultureInfo.InvariantCulture,
-            $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {row.BytesPerSecond!.Median / MiB:N1} MiB/s");
+            $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {moved / Math.Max(result.Elapsed.TotalSeconds, 1e-9) / MiB:N1} MiB/s");
+        if (row.Runs > 1)
+        {
+            text.AppendLine(Spread(row));
+        }
+
         if (row.LatencySeconds is { } l)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
@@ -148,7 +246,6 @@ public static class LoadReport
             text.AppendLine(warning);
         }
 
-        var moved = row.BytesPerSecond.Median * result.Elapsed.TotalSeconds;
         var blame = row.Blame!;
         text.AppendLine(CultureInfo.InvariantCulture,
             $"client     {Cost(row.Client, moved)}, {SaturationRule.Share(blame.ClientCpuCores, blame.ClientAllowedCpus ?? 1)}, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
@@ -169,6 +266,23 @@ public static class LoadReport
 
         text.AppendLine($"verdict    {blame.Reason}");
         await output.WriteAsync(text.ToString());
+    }
+
+    /// <summary>"runs       5: req/s 1,204 (1,150–1,260), MiB/s …": each figure's median over the runs and their range, as compare reads them.</summary>
+    private static string Spread(ScenarioResult row)
+    {
+        static string Of(string name, Summary? summary, double scale, string format) => summary?.Samples is { Count: > 1 }
+            ? string.Create(CultureInfo.InvariantCulture, $"{name} {(summary.Median / scale).ToString(format, CultureInfo.InvariantCulture)} ({(summary.Min / scale).ToString(format, CultureInfo.InvariantCulture)}–{(summary.Max / scale).ToString(format, CultureInfo.InvariantCulture)})")
+            : "";
+
+        var parts = new[]
+        {
+            Of("req/s", row.RequestsPerSecond, 1, "N1"),
+            Of("MiB/s", row.BytesPerSecond, MiB, "N1"),
+            Of("client CPU s/GiB", row.Client?.CpuSecondsPerGiBSamples is { } client ? Summary.OfRuns(client) : null, 1, "0.###"),
+            Of("server CPU s/GiB", row.Server?.CpuSecondsPerGiBSamples is { } server ? Summary.OfRuns(server) : null, 1, "0.###"),
+        };
+        return $"runs       {row.Runs}, median (min–max): {string.Join(", ", parts.Where(part => part.Length > 0))}";
     }
 
     /// <summary>
@@ -253,7 +367,7 @@ public static class LoadReport
     /// Cores that processes besides the client and the server used over the run: the machine's busy time between the
     /// snapshots around it, less the client's CPU and the server's at its rate over the run; null without both snapshots.
     /// </summary>
-    private static double? OthersCpu(LoadMeasurements measured, ServerCpuUse? server)
+    private static double? OthersCpu(LoadMeasurements measured, double clientCpuSeconds, ServerCpuUse? server)
     {
         if (measured is not { MachineBefore: { } before, MachineAfter: { } after })
         {
@@ -261,7 +375,7 @@ public static class LoadReport
         }
 
         var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
-        return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - measured.ClientCpuSeconds) / wall - (server?.Cores ?? 0));
+        return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - clientCpuSeconds) / wall - (server?.Cores ?? 0));
     }
 
     private static ServerCpuUse ServerCpu(IReadOnlyList<ProcessStatSnapshot> samples)
@@ -287,6 +401,35 @@ public static class LoadReport
 
         var lastGc = counters.Where(v => v.Name == "time-in-gc").ToList();
         return lastGc.Count > 0 ? lastGc.Average(v => v.Value) : null;
+    }
+
+    /// <summary>
+    /// The server's CPU seconds from <paramref name="start"/> to <paramref name="end"/> (one of several runs), its CPU time
+    /// interpolated between the once-a-second samples either side: the samples keep going between runs, and a sample a
+    /// second after a run's end would count the next run's start.
+    /// </summary>
+    private static double ServerCpuWithin(IReadOnlyList<ProcessStatSnapshot> samples, DateTimeOffset start, DateTimeOffset end) =>
+        Math.Max(0, CpuAt(samples, end) - CpuAt(samples, start));
+
+    private static double CpuAt(IReadOnlyList<ProcessStatSnapshot> samples, DateTimeOffset at)
+    {
+        if (at <= samples[0].Timestamp)
+        {
+            return samples[0].CpuSeconds;
+        }
+
+        for (var i = 1; i < samples.Count; i++)
+        {
+            if (at <= samples[i].Timestamp)
+            {
+                var (before, after) = (samples[i - 1], samples[i]);
+                var span = (after.Timestamp - before.Timestamp).TotalSeconds;
+                var part = span > 0 ? (at - before.Timestamp).TotalSeconds / span : 1;
+                return before.CpuSeconds + (part * (after.CpuSeconds - before.CpuSeconds));
+            }
+        }
+
+        return samples[^1].CpuSeconds;
     }
 
     private static List<RuntimeCounterValue> Within(IReadOnlyList<RuntimeCounterValue> values, DateTimeOffset start, DateTimeOffset end)

@@ -11,9 +11,9 @@ using Freight.Bench.Results;
 namespace Freight.Bench.Load.Command;
 
 /// <summary>
-/// One <c>freight load</c> run: samples this process and the server (when named) once a second, streams the
-/// server's runtime counters when it is .NET, runs the load engine with a live progress line, then prints the
-/// result and writes the files asked for. Exit code 0 when every response was what was expected, 1 otherwise.
+/// One <c>freight load</c>: samples this process and the server (when named) once a second, streams the
+/// server's runtime counters when it is .NET, runs the load engine (<c>--runs</c> times, one after another) with a
+/// live progress line, then prints the result and writes the files asked for. Exit code 0 when every response was what was expected, 1 otherwise.
 /// </summary>
 public static class LoadSession
 {
@@ -35,36 +35,37 @@ public static class LoadSession
         using var stopWatches = new CancellationTokenSource();
         var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
 
-        var monitor = new LoadMonitor();
-        var progress = settings.Progress ? new LoadProgressLine(error, monitor, settings.Engine.Body?.Length ?? 0, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error)) : null;
-        var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
-        var startedAt = DateTimeOffset.UtcNow;
-        var cpuBefore = Environment.CpuUsage.TotalTime;
+        // Runs one after another, each on fresh connections (the engine opens its own); a Ctrl+C keeps the runs that
+        // completed, and the interrupted one only when it is the first (one run is kept as it always was).
         var machineBefore = MachineCpuSnapshot.Capture();
-        LoadResult result;
-        try
+        var runs = new List<MeasuredRun>();
+        for (var run = 1; run <= settings.Runs; run++)
         {
-            result = await LoadEngine.RunAsync(options, cancellationToken);
-        }
-        finally
-        {
-            progress?.Finish();
+            var measured = await RunOnceAsync(settings, run, error, cancellationToken);
+            if (measured.Result.StopReason == LoadStopReason.Cancelled && runs.Count > 0)
+            {
+                break;
+            }
+
+            runs.Add(measured);
+            if (cancellationToken.IsCancellationRequested)
+            {
+                break;
+            }
         }
 
         var machineAfter = MachineCpuSnapshot.Capture();
-        var clientCpuSeconds = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
         await stopWatches.CancelAsync();
         await watching;
 
-        var report = LoadReport.Build(settings, result, new LoadMeasurements(
-            startedAt, clientCpuSeconds, client.Samples, server?.Samples, counters?.Values, countersNote)
+        var report = LoadReport.Build(settings, new LoadMeasurements(runs, client.Samples, server?.Samples, counters?.Values, countersNote)
         {
             ServerExited = server?.Exited ?? false,
             MachineBefore = machineBefore,
             MachineAfter = machineAfter,
         });
         var row = report.Results[0];
-        await LoadReport.PrintAsync(settings, row, result, output);
+        await LoadReport.PrintAsync(settings, row, LoadReport.Combine([.. runs.Select(r => r.Result)]), output);
 
         try
         {
@@ -78,6 +79,27 @@ public static class LoadSession
         }
 
         return report.Verified ? 0 : 1;
+    }
+
+    private static async Task<MeasuredRun> RunOnceAsync(LoadSettings settings, int run, TextWriter error, CancellationToken cancellationToken)
+    {
+        var monitor = new LoadMonitor();
+        var label = settings.Runs > 1 ? $"run {run}/{settings.Runs}  " : "";
+        var progress = settings.Progress ? new LoadProgressLine(error, monitor, settings.Engine.Body?.Length ?? 0, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error), label) : null;
+        var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
+        var startedAt = DateTimeOffset.UtcNow;
+        var cpuBefore = Environment.CpuUsage.TotalTime;
+        LoadResult result;
+        try
+        {
+            result = await LoadEngine.RunAsync(options, cancellationToken);
+        }
+        finally
+        {
+            progress?.Finish();
+        }
+
+        return new MeasuredRun(startedAt, (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds, result);
     }
 
     private static async Task WriteFilesAsync(LoadSettings settings, BenchReport report, TextWriter output)
@@ -116,10 +138,12 @@ public static class LoadSession
     }
 }
 
-/// <summary>What was measured around a run besides the engine's own result.</summary>
+/// <summary>One measured run: when it started, this process's CPU seconds during it, and the engine's result.</summary>
+public sealed record MeasuredRun(DateTimeOffset StartedAt, double ClientCpuSeconds, LoadResult Result);
+
+/// <summary>What was measured around the runs besides the engine's own results: the samples cover them all.</summary>
 public sealed record LoadMeasurements(
-    DateTimeOffset StartedAt,
-    double ClientCpuSeconds,
+    IReadOnlyList<MeasuredRun> Runs,
     IReadOnlyList<ProcessStatSnapshot> ClientSamples,
     IReadOnlyList<ProcessStatSnapshot>? ServerSamples,
     IReadOnlyList<RuntimeCounterValue>? RuntimeCounters,
@@ -139,7 +163,7 @@ public sealed record LoadMeasurements(
 /// what the summary counts: response bodies read, and the request body of each request answered. Rewritten in place
 /// on a terminal; one line a second in a log.
 /// </summary>
-internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, long requestBodyBytes, bool terminal)
+internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, long requestBodyBytes, bool terminal, string label = "")
 {
     private readonly Lock _gate = new();
     private LoadTotals _last;
@@ -151,7 +175,7 @@ internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, lo
         var bytes = totals.BodyBytes - _last.BodyBytes + (totals.Responses - _last.Responses) * requestBodyBytes;
         _last = totals;
         var line = string.Create(CultureInfo.InvariantCulture,
-            $"{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");
+            $"{label}{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");
         lock (_gate)
         {
             if (!_finished)

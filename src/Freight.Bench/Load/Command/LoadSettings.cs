@@ -12,6 +12,9 @@ public sealed record LoadSettings
 
     public bool Multipart { get; init; }
 
+    /// <summary>Measured runs, one after another on fresh connections (<c>--runs</c>): what compare draws intervals from.</summary>
+    public int Runs { get; init; } = 1;
+
     /// <summary>The server process to sample (<c>--server-pid</c>, or the one <c>--server-process</c> named).</summary>
     public int? ServerProcessId { get; init; }
 
