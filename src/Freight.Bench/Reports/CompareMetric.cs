@@ -8,10 +8,12 @@ namespace Freight.Bench.Reports;
 /// between two runs of one command (<see cref="OneRunNoise"/>); null, never marked then; 0, any change (failures are no noise).
 /// </param>
 /// <param name="Seconds">A single run's per-second values of the figure (its series), from which <see cref="OneRunNoise"/> draws an interval.</param>
+/// <param name="Runs">The figure's value in each run (<c>freight load --runs</c>), from which <see cref="RunsInterval"/> draws an interval.</param>
 public sealed record CompareMetric(
     string Name,
     CompareDirection Direction,
     Func<ScenarioResult, double?> Value,
     bool Integer = false,
     double? OneRunFloorPercent = null,
-    Func<ScenarioResult, IEnumerable<double?>?>? Seconds = null);
+    Func<ScenarioResult, IEnumerable<double?>?>? Seconds = null,
+    Func<ScenarioResult, IReadOnlyList<double>?>? Runs = null);

@@ -187,11 +187,13 @@ public static class CompareReport
             table.Rows.Add(["verified", .. columns.Select(c => c is null ? "" : c.Verified ? "yes" : "NO")]);
         }
 
-        // Single runs (freight load) carry no spread over runs: say how much each column measured, and judge their changes by OneRunNoise.
+        // freight load results: say how much each column measured. Several runs a side (--runs) give an interval over the
+        // runs for the figures kept per run (RunsInterval); single runs, and the other figures, are judged by OneRunNoise.
+        table.Load = columns.Any(c => c is { Suite: "load" });
         table.OneRun = columns.Any(c => c is not null && OneRunNoise.IsOneRun(c));
-        if (table.OneRun)
+        if (table.Load)
         {
-            table.Notes.Add("measured: " + string.Join("; ", columns.Select((c, i) => c is null ? null : OneRunNoise.Measured(headers[i], c)).OfType<string>()));
+            table.Notes.Add("measured: " + string.Join("; ", columns.Select((c, i) => c is null ? null : RunsInterval.Measured(headers[i], c)).OfType<string>()));
         }
 
         foreach (var metric in CompareMetrics.All)
@@ -208,10 +210,16 @@ public static class CompareReport
             for (var i = 1; i < values.Length; i++)
             {
                 var (baseRow, compared) = (columns[0], columns[i]);
-                Func<double, double, double, bool>? clear = table.OneRun && baseRow is not null && compared is not null
-                    ? (b, v, relative) => OneRunNoise.IsClear(baseRow, compared, metric, b, v, relative, noisePercent)
+                var interval = table.Load && baseRow is not null && compared is not null && values[0] is not null && values[i] is not null
+                    ? RunsInterval.Of(baseRow, compared, metric)
                     : null;
-                row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent, clear);
+                Func<double, double, double, bool>? clear = interval is not null
+                    ? (_, _, relative) => !interval.Contains(1.0) && Math.Abs(relative) >= noisePercent
+                    : table.Load && baseRow is not null && compared is not null
+                        ? (b, v, relative) => OneRunNoise.IsClear(baseRow, compared, metric, b, v, relative, noisePercent)
+                        : null;
+                row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent, clear) + (interval is null ? "" : RunsInterval.Text(interval));
+                table.OverRuns |= interval is not null;
             }
 
             table.Rows.Add(row);
@@ -314,10 +322,10 @@ public static class CompareReport
         return text.ToString();
     }
 
-    /// <summary>The lines under <paramref name="tables"/> that say what their marks mean: the bench's band, single runs' noise, or both.</summary>
+    /// <summary>The lines under <paramref name="tables"/> that say what their marks mean: the bench's band, single runs' noise, intervals over runs.</summary>
     internal static IEnumerable<string> Legends(IReadOnlyList<CompareTable> tables, double noisePercent)
     {
-        if (tables.Any(t => !t.OneRun))
+        if (tables.Any(t => !t.Load))
         {
             yield return Legend(noisePercent);
         }
@@ -325,6 +333,11 @@ public static class CompareReport
         if (tables.Any(t => t.OneRun))
         {
             yield return OneRunNoise.Legend(noisePercent);
+        }
+
+        if (tables.Any(t => t.OverRuns))
+        {
+            yield return RunsInterval.Legend(noisePercent);
         }
     }
 

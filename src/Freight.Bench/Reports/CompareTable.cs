@@ -14,8 +14,14 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
     /// <summary>Lines between the title and the table: what differs between the columns, how much each one measured.</summary>
     public List<string> Notes { get; } = [];
 
-    /// <summary>True when a column is a single run (<see cref="OneRunNoise"/> judges its changes).</summary>
+    /// <summary>True when a column is a <c>freight load</c> result (its changes are judged by its runs' noise, not the bench's band).</summary>
+    public bool Load { get; set; }
+
+    /// <summary>True when a column is a <c>freight load</c> result of fewer than 3 runs (<see cref="OneRunNoise"/> judges its changes).</summary>
     public bool OneRun { get; set; }
+
+    /// <summary>True when a cell was marked from an interval over runs (<see cref="RunsInterval"/>).</summary>
+    public bool OverRuns { get; set; }
 
     public void AppendText(StringBuilder text)
     {

@@ -56,11 +56,14 @@ public static class OneRunNoise
     /// <summary>The server's largest working set: the largest A/A change measured, 8.5 %.</summary>
     public const double MemoryPercent = 10;
 
-    /// <summary>True for a row measured by one run (a <c>freight load</c> result), whose changes are judged here.</summary>
+    /// <summary>
+    /// True for a <c>freight load</c> result of fewer runs than an interval over runs needs (<see cref="RunsInterval.MinimumRuns"/>):
+    /// its changes are judged here.
+    /// </summary>
     public static bool IsOneRun(ScenarioResult row)
     {
         ArgumentNullException.ThrowIfNull(row);
-        return row.Suite == "load" && row.Runs <= 1;
+        return row.Suite == "load" && row.Runs < RunsInterval.MinimumRuns;
     }
 
     /// <summary>
@@ -82,18 +85,15 @@ public static class OneRunNoise
         return metric.Seconds is not { } seconds || Interval(seconds(row), seconds(baseRow)) is not { } interval || !interval.Contains(1.0);
     }
 
-    /// <summary>"bad.json 1 run, 10 s": what a column measured, for the line under a table's title.</summary>
-    internal static string Measured(string name, ScenarioResult row) =>
-        string.Create(CultureInfo.InvariantCulture, $"{name} {CountText.Format(Math.Max(row.Runs, 1), "run")}, {row.Series?.Count ?? 0} s");
-
     /// <summary>The line under tables of single runs: what ≈ means, and what a mark needs.</summary>
     internal static string Legend(double noisePercent)
     {
         string Floor(double percent) => Math.Max(percent, noisePercent).ToString("0.##", CultureInfo.InvariantCulture) + "%";
-        return $"{CompareReport.Better} better, {CompareReport.Worse} worse, {Similar} no clear difference; never marked: {CompareReport.Neutral}. One run a side: a mark needs a 95% interval from the runs' seconds that excludes no change " +
+        return $"{CompareReport.Better} better, {CompareReport.Worse} worse, {Similar} no clear difference; never marked: {CompareReport.Neutral}. Fewer than {RunsInterval.MinimumRuns} runs a side: a mark needs a 95% interval from the runs' seconds that excludes no change " +
             $"(requests/s, MiB/s, latency p50, p99) and a change beyond what two runs of one command differed by (requests/s, MiB/s {Floor(RatePercent)}; " +
             $"latency {Floor(LatencyPercent)}; CPU/GiB server {Floor(ServerCostPercent)}, client {Floor(ClientCostPercent)}; GC counts {Floor(CollectionsPercent)}; " +
-            $"GC heap {Floor(HeapPercent)}; working set {Floor(MemoryPercent)}; others unmarked; docs/load.md).";
+            $"GC heap {Floor(HeapPercent)}; working set {Floor(MemoryPercent)}; others unmarked; docs/load.md). " +
+            $"For a verdict a 2x change can reach, measure each side with freight load --runs {RunsInterval.AdvisedRuns}: compare then marks from the runs' spread.";
     }
 
     /// <summary>The interval of A/B over the two runs' seconds, those with a value.</summary>

@@ -121,6 +121,157 @@ public sealed class LoadCompareTests
         Assert.Equal(["server CPU (s/GiB)", "0.500", "0.750 (+50.00%) ≈"], Row(noisy, "server CPU (s/GiB)"));
     }
 
+    [Fact]
+    public async Task CompareFiles_FiveRunsOfOneCommandEach_NoRowMarkedBetterOrWorse()
+    {
+        // Two `freight load …/files/4k.bin -c 8 --runs 5 -d 5 --server-pid PID` one after the other (Fixtures/README.md); the
+        // first's first run met a cold server (24 s/GiB against ~10): the intervals are wide, and hold 1.
+        var text = CompareReport.CompareFiles(await FixturesAsync("load-runs-aa-1.json", "load-runs-aa-2.json")).ReplaceLineEndings("\n");
+
+        var table = Table(text, text.Split('\n')[0]);
+        Assert.Contains("measured: load-runs-aa-1.json 5 runs × 5 s; load-runs-aa-2.json 5 runs × 5 s", table);
+        var rows = table.SkipWhile(l => !l.StartsWith("metric", StringComparison.Ordinal)).Skip(2).ToArray();
+        Assert.All(rows, row => Assert.False(row.Contains(CompareReport.Better, StringComparison.Ordinal) || row.Contains(CompareReport.Worse, StringComparison.Ordinal), row));
+        Assert.Equal(["requests/s", "26,085", "25,471 (-2.35%) ≈ [0.829–1.960×]"], Row(table, "requests/s"));
+        Assert.Equal(["server CPU (s/GiB)", "11.7", "10.0 (-14.24%) ≈ [0.411–1.117×]"], Row(table, "server CPU (s/GiB)"));
+    }
+
+    [Fact]
+    public async Task CompareFiles_FiveRunsEach_RealDifferences_Marked()
+    {
+        // -c 8 against -c 1 on the 4 KiB file, and the 4 KiB file against a 1 MiB one, five runs each (Fixtures/README.md).
+        var connections = CompareReport.CompareFiles(await FixturesAsync("load-runs-aa-2.json", "load-runs-c1.json")).ReplaceLineEndings("\n");
+        var size = CompareReport.CompareFiles(await FixturesAsync("load-runs-aa-2.json", "load-runs-1mib.json")).ReplaceLineEndings("\n");
+
+        var byConnections = Table(connections, connections.Split('\n')[0]);
+        Assert.Contains("connections: 8 → 1 (load-runs-c1.json)", byConnections);
+        Assert.Equal(["requests/s", "25,471", "17,994 (-29.36%) ✗ [0.654–0.835×]"], Row(byConnections, "requests/s"));
+        Assert.Equal(["latency p50 (ms)", "0.240", "0.044 (-81.67%) ✓ [0.161–0.194×]"], Row(byConnections, "latency p50 (ms)"));
+        var bySize = Table(size, size.Split('\n')[0]);
+        Assert.Equal(["throughput (MiB/s)", "99.5", "2,534 (+2,446.42%) ✓ [20.3–30.4×]"], Row(bySize, "throughput (MiB/s)"));
+        Assert.Equal(["server CPU (s/GiB)", "10.0", "0.428 (-95.74%) ✓ [0.0386–0.0468×]"], Row(bySize, "server CPU (s/GiB)"));
+    }
+
+    [Fact]
+    public void CompareFiles_FiveRunsEach_IntervalOverRunsExcludesOne_MarkedWithTheInterval()
+    {
+        // Requests/s doubled, each side's runs within a few percent: the interval of the ratio is far from 1, though +100%
+        // is well inside the 600% floor two single runs need.
+        var a = Source("a.json", RunsRow([100, 104, 98, 102, 101], serverCost: [0.50, 0.52, 0.49, 0.51, 0.50]));
+        var b = Source("b.json", RunsRow([200, 205, 198, 210, 202], serverCost: [1.00, 1.04, 0.98, 1.02, 1.01]));
+
+        var text = CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n");
+        var table = Table(text, "load/put — " + CompareKey.LabelOf(a.Report.Results[0]));
+
+        Assert.Contains("measured: a.json 5 runs × 10 s; b.json 5 runs × 10 s", table);
+        Assert.Equal(["requests/s", "101", "202 (+100.00%) ✓ [1.941–2.092×]"], Row(table, "requests/s"));
+        Assert.Equal(["throughput (MiB/s)", "101", "202 (+100.00%) ✓ [1.941–2.092×]"], Row(table, "throughput (MiB/s)"));
+        Assert.Equal(["server CPU (s/GiB)", "0.500", "1.01 (+102.00%) ✗ [1.923–2.080×]"], Row(table, "server CPU (s/GiB)"));
+
+        // The legend says how these marks were drawn; no single-run floors, no advice to repeat.
+        Assert.Contains("3 or more runs a side: requests/s, MiB/s, latency p50, p99 and CPU/GiB are marked when the 95% interval", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("--runs 5", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareFiles_FiveRunsEach_RunsSpreadHoldsOne_IsNoClearDifference()
+    {
+        // +10% between the medians, but each side's runs spread ±25%: the interval holds 1.
+        var a = Source("a.json", RunsRow([100, 150, 80, 120, 95]));
+        var b = Source("b.json", RunsRow([110, 90, 140, 100, 130]));
+
+        var table = Table(CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(a.Report.Results[0]));
+
+        Assert.Matches(@"^110 \(\+10\.00%\) ≈ \[0\.[0-9]+–1\.[0-9]+×\]$", Row(table, "requests/s")[2]);
+    }
+
+    [Fact]
+    public void CompareFiles_FiveRunsEach_IntervalExcludesOneButChangeUnderNoise_IsNoClearDifference()
+    {
+        var a = Source("a.json", RunsRow([100, 100.1, 99.9, 100, 100.05]));
+        var b = Source("b.json", RunsRow([103, 103.1, 102.9, 103, 103.05]));
+
+        var table = Table(CompareReport.CompareFiles([a, b], noisePercent: 5).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(a.Report.Results[0]));
+
+        Assert.StartsWith("103 (+3.00%) ≈ [1.02", Row(table, "requests/s")[2], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareFiles_FiveRunsAgainstOne_SingleRunsRuleAndTheAdviceToRepeat()
+    {
+        // The same doubling as above, but one side is a single run: no interval over runs, the single runs' floor (600%) holds.
+        var a = Source("a.json", RunsRow([100, 104, 98, 102, 101]));
+        var b = Source("b.json", LoadRow("http://127.0.0.1:5080/x", [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]));
+
+        var text = CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n");
+        var table = Table(text, "load/put — " + CompareKey.LabelOf(a.Report.Results[0]));
+
+        Assert.Contains("measured: a.json 5 runs × 10 s; b.json 1 run, 10 s", table);
+        Assert.Equal(["requests/s", "101", "200 (+98.02%) ≈"], Row(table, "requests/s"));
+        Assert.Contains("measure each side with freight load --runs 5: compare then marks from the runs' spread.", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("3 or more runs a side", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task CompareOutput_OverAnEarlierComparison_ReplacedWholeNotWrittenInPlace()
+    {
+        var directory = Directory.CreateTempSubdirectory("freight-compare-output-").FullName;
+        try
+        {
+            var a = Path.Combine(directory, "a.json");
+            var b = Path.Combine(directory, "b.json");
+            var output = Path.Combine(directory, "compare.txt");
+            await File.WriteAllTextAsync(a, System.Text.Json.JsonSerializer.Serialize(Source("a.json", RunsRow([100, 104, 98, 102, 101])).Report, BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(b, System.Text.Json.JsonSerializer.Serialize(Source("b.json", RunsRow([200, 205, 198, 210, 202])).Report, BenchReport.JsonOptions));
+            await File.WriteAllTextAsync(output, "the earlier comparison");
+
+            // A reader that holds the earlier file open keeps it whole: the new tables go into a new file renamed over it.
+            await using var earlier = new FileStream(output, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            using var console = new StringWriter();
+            using var errors = new StringWriter();
+
+            var exit = await CompareCommand.RunAsync([a, b, "--output", output], console, errors);
+
+            Assert.True(exit == 0, errors.ToString());
+            Assert.Contains("requests/s", await File.ReadAllTextAsync(output), StringComparison.Ordinal);
+            using var reader = new StreamReader(earlier);
+            Assert.Equal("the earlier comparison", await reader.ReadToEndAsync());
+            Assert.Empty(Directory.GetFiles(directory, ".freight-*"));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static async Task<List<CompareSource>> FixturesAsync(params string[] names)
+    {
+        var sources = new List<CompareSource>();
+        foreach (var name in names)
+        {
+            var (report, error) = await CompareCommand.LoadAsync(Path.Combine(AppContext.BaseDirectory, "Reports", "Fixtures", name));
+            Assert.True(report is not null, error);
+            sources.Add(new CompareSource(name, report));
+        }
+
+        return sources;
+    }
+
+    /// <summary>A <c>freight load --runs N</c> row: one run's figures per value of <paramref name="requestsPerSecond"/>, 10 s each.</summary>
+    internal static ScenarioResult RunsRow(double[] requestsPerSecond, double[]? serverCost = null)
+    {
+        var row = LoadRow("http://127.0.0.1:5080/x", [.. Enumerable.Repeat(100.0, 10 * requestsPerSecond.Length)]);
+        row.Runs = requestsPerSecond.Length;
+        row.RequestsPerSecond = Summary.OfRuns(requestsPerSecond);
+        row.BytesPerSecond = Summary.OfRuns([.. requestsPerSecond.Select(r => r * (1 << 20))]);
+        if (serverCost is not null)
+        {
+            row.Server = new SideCost(Summary.OfRuns(serverCost)!.Median) { CpuSecondsPerGiBSamples = serverCost };
+        }
+
+        return row;
+    }
+
     /// <summary>A <c>freight load</c> row: a 1 MiB PUT at 8 connections for 10 s, with one series point per value of <paramref name="completions"/>.</summary>
     internal static ScenarioResult LoadRow(string url, double[] completions, double p50Milliseconds = 2, double? requestsPerSecond = null)
     {
