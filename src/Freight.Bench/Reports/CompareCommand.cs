@@ -35,12 +35,12 @@ public static class CompareCommand
 
     /// <summary>The --noise option of compare and report: changes below PCT% are not marked.</summary>
     internal static Option<double?> NoiseOption() =>
-        CliValues.Number("--noise", $"Changes below PCT% are not marked (default {CompareReport.DefaultNoisePercent.ToString(System.Globalization.CultureInfo.InvariantCulture)}; between single runs, freight load's, it only raises the floors measured from A/A runs).", zeroAllowed: true, helpName: "PCT");
+        CliValues.Number("--noise", $"Changes below PCT% are not marked (default {CompareReport.DefaultNoisePercent.ToString(System.Globalization.CultureInfo.InvariantCulture)}; between freight load results, it only raises the floors measured from A/A runs, and a change whose interval over runs excludes 1 still needs it).", zeroAllowed: true, helpName: "PCT");
 
     /// <summary>The command's definition; its action writes the tables to <paramref name="output"/> or --output.</summary>
     public static CliCommand Create(TextWriter output, TextWriter error)
     {
-        var command = new CliCommand("compare", "Compare freight bench result files, crank-style: one table per scenario (matched by id and label), one column per file, each change against the first column; ✓ marks an improvement, ✗ a regression, ≈ no clear difference between single runs (freight load results: docs/load.md). Exit 0, 2 on a usage error or a file that cannot be read or written.")
+        var command = new CliCommand("compare", "Compare freight bench result files, crank-style: one table per scenario (matched by id and label), one column per file, each change against the first column; ✓ marks an improvement, ✗ a regression, ≈ no clear difference (freight load results, judged by their runs' noise: docs/load.md). Exit 0, 2 on a usage error or a file that cannot be read or written.")
         {
             Files, Markdown, Scenarios, Noise, Output,
         };

@@ -5,8 +5,8 @@ using Freight.Bench.Verdicts;
 namespace Freight.Bench.Reports;
 
 /// <summary>
-/// When <c>freight compare</c> marks a difference between single runs: <c>freight load</c> results, one run a side with
-/// no repeats, so no interval over runs as the bench's suites have (docs/bench.md, Intervals and verdicts). A change is
+/// When <c>freight compare</c> marks a difference between single runs: <c>freight load</c> results of fewer than
+/// <see cref="RunsInterval.MinimumRuns"/> runs a side (without <c>--runs</c>, one), so no interval over runs as the bench's suites have (docs/bench.md, Intervals and verdicts). A change is
 /// marked ✓ or ✗ only when it is beyond both noises such a pair has, else ≈ (no clear difference):
 /// <list type="bullet">
 /// <item>within each run: for the figures its per-second series holds (requests/s, throughput, latency p50 and p99), the
@@ -93,7 +93,7 @@ public static class OneRunNoise
             $"(requests/s, MiB/s, latency p50, p99) and a change beyond what two runs of one command differed by (requests/s, MiB/s {Floor(RatePercent)}; " +
             $"latency {Floor(LatencyPercent)}; CPU/GiB server {Floor(ServerCostPercent)}, client {Floor(ClientCostPercent)}; GC counts {Floor(CollectionsPercent)}; " +
             $"GC heap {Floor(HeapPercent)}; working set {Floor(MemoryPercent)}; others unmarked; docs/load.md). " +
-            $"For a verdict a 2x change can reach, measure each side with freight load --runs {RunsInterval.AdvisedRuns}: compare then marks from the runs' spread.";
+            $"Measure each side with freight load --runs {RunsInterval.AdvisedRuns} for marks from the spread over runs, which a doubling passes.";
     }
 
     /// <summary>The interval of A/B over the two runs' seconds, those with a value.</summary>

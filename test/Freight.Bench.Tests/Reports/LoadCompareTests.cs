@@ -169,7 +169,7 @@ public sealed class LoadCompareTests
         Assert.Equal(["server CPU (s/GiB)", "0.500", "1.01 (+102.00%) ✗ [1.923–2.080×]"], Row(table, "server CPU (s/GiB)"));
 
         // The legend says how these marks were drawn; no single-run floors, no advice to repeat.
-        Assert.Contains("3 or more runs a side: requests/s, MiB/s, latency p50, p99 and CPU/GiB are marked when the 95% interval", text, StringComparison.Ordinal);
+        Assert.Contains("3 or more runs a side: requests/s, MiB/s, latency p50, p99 and CPU/GiB are marked when the 95% interval of the ratio to the first column", text, StringComparison.Ordinal);
         Assert.DoesNotContain("--runs 5", text, StringComparison.Ordinal);
     }
 
@@ -208,7 +208,7 @@ public sealed class LoadCompareTests
 
         Assert.Contains("measured: a.json 5 runs × 10 s; b.json 1 run, 10 s", table);
         Assert.Equal(["requests/s", "101", "200 (+98.02%) ≈"], Row(table, "requests/s"));
-        Assert.Contains("measure each side with freight load --runs 5: compare then marks from the runs' spread.", text, StringComparison.Ordinal);
+        Assert.Contains("Measure each side with freight load --runs 5 for marks from the spread over runs", text, StringComparison.Ordinal);
         Assert.DoesNotContain("3 or more runs a side", text, StringComparison.Ordinal);
     }
 

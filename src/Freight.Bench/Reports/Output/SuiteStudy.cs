@@ -50,7 +50,7 @@ internal sealed record SuiteStudy(string Title, string Note, IReadOnlyList<BarMe
             r => r.Scenario[(r.Scenario.LastIndexOf('/') + 1)..]),
         "load" => new(
             "load — freight load",
-            "One run of freight load against any HTTP endpoint: the verdict says which side saturated, and the CPU per GiB is what each side spent for what it moved, which moves far less with a neighbour than the rates do (docs/load.md).",
+            "freight load against any HTTP endpoint (one run, or --runs N one after another): the verdict says which side saturated, and the CPU per GiB is what each side spent for what it moved, which moves far less with a neighbour than the rates do (docs/load.md).",
             [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse],
             OneLoadRun: true),
         _ => new(suite, "", [BarMetric.Throughput, BarMetric.RequestsPerSecond, BarMetric.TimePerResponse]),
