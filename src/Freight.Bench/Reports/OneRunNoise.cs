@@ -93,7 +93,7 @@ public static class OneRunNoise
             $"(requests/s, MiB/s, latency p50, p99) and a change beyond what two runs of one command differed by (requests/s, MiB/s {Floor(RatePercent)}; " +
             $"latency {Floor(LatencyPercent)}; CPU/GiB server {Floor(ServerCostPercent)}, client {Floor(ClientCostPercent)}; GC counts {Floor(CollectionsPercent)}; " +
             $"GC heap {Floor(HeapPercent)}; working set {Floor(MemoryPercent)}; others unmarked; docs/load.md). " +
-            $"Measure each side with freight load --runs {RunsInterval.AdvisedRuns} for marks from the spread over runs, which a doubling passes.";
+            $"Measure each side with freight load --runs {RunsInterval.MinimumRuns} for marks from the spread over runs, which a doubling passes.";
     }
 
     /// <summary>The interval of A/B over the two runs' seconds, those with a value.</summary>

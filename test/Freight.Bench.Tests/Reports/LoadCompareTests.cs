@@ -169,8 +169,21 @@ public sealed class LoadCompareTests
         Assert.Equal(["server CPU (s/GiB)", "0.500", "1.01 (+102.00%) ✗ [1.923–2.080×]"], Row(table, "server CPU (s/GiB)"));
 
         // The legend says how these marks were drawn; no single-run floors, no advice to repeat.
-        Assert.Contains("3 or more runs a side: requests/s, MiB/s, latency p50, p99 and CPU/GiB are marked when the 95% interval of the ratio to the first column", text, StringComparison.Ordinal);
+        Assert.Contains("5 or more runs a side: requests/s, MiB/s, latency p50, p99 and CPU/GiB are marked when the 95% interval of the ratio to the first column", text, StringComparison.Ordinal);
         Assert.DoesNotContain("--runs 5", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareFiles_FourRunsEach_TooFewForAnIntervalOverRuns_JudgedAsSingleRunsAndToldToRunFive()
+    {
+        // Simulated A/A, an interval over 3 runs a side held 1 in 89 % of draws: runs below 5 fall back to the single-run rule.
+        var a = Source("a.json", RunsRow([100, 104, 98, 102]));
+        var b = Source("b.json", RunsRow([200, 205, 198, 210]));
+
+        var text = CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n");
+
+        Assert.DoesNotContain("✓ [", text, StringComparison.Ordinal);
+        Assert.Contains("--runs 5", text, StringComparison.Ordinal);
     }
 
     [Fact]
