@@ -151,7 +151,8 @@ public static class SaturationRule
         }
 
         return $"server-bound: the machine's cores were saturated ({Share(busy, cpus)}), most by the server: server {Share(server, cpus)}, "
-            + $"client {Share(inputs.ClientCpuCores, cpus)}" + (others > 0 ? $", others {Share(others, cpus)}" : "")
+            // Others past OthersWeak are named by the verdict's own ending (Others).
+            + $"client {Share(inputs.ClientCpuCores, cpus)}" + (others > 0 && others / cpus <= OthersWeak ? $", others {Share(others, cpus)}" : "")
             + "; sharing the cores with the client, the server's CPU a response set the rate";
     }
 

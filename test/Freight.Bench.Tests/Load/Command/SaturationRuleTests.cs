@@ -80,6 +80,11 @@ public sealed class SaturationRuleTests
             SaturationRule.Judge(Measured(0.25, 1.56, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = 0.03, MachineCpus = 2 }).Reason);
 
     [Fact]
+    public void Judge_MachineSaturatedByTheServerWithOthersBusy_OthersNamedOnceAtTheEnd() =>
+        Assert.Equal("server-bound: the machine's cores were saturated (198 % of 200 %), most by the server: server 103 % of 200 %, client 18 % of 200 %; sharing the cores with the client, the server's CPU a response set the rate; others used 77 % of 200 %: the verdict is weak",
+            SaturationRule.Judge(Measured(0.18, 1.03, 2, null) with { ClientAllowedCpus = 2, OthersCpuCores = 0.77, MachineCpus = 2 }).Reason);
+
+    [Fact]
     public void Judge_ServerPinnedToOneCoreOfTwo_MachineRuleDoesNotApply() =>
         Assert.Equal("neither", SaturationRule.Judge(Measured(0.6, 0.8, 1, null) with { ClientAllowedCpus = 2, OthersCpuCores = 0.5, MachineCpus = 2 }).Id);
 
