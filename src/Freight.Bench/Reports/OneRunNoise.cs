@@ -76,7 +76,7 @@ public static class OneRunNoise
     /// </summary>
     internal static bool IsClear(ScenarioResult baseRow, ScenarioResult row, CompareMetric metric, double baseValue, double value, double relative, double noisePercent)
     {
-        if (metric.OneRunFloorPercent is not { } floor || Math.Abs(relative) < Math.Max(floor, noisePercent))
+        if (metric.OneRunFloorPercent is not { } floor || Math.Abs(relative) < noisePercent || Factor(baseValue, value, relative) < floor)
         {
             return false;
         }
@@ -88,6 +88,14 @@ public static class OneRunNoise
 
         return metric.Seconds is not { } seconds || Interval(seconds(row), seconds(baseRow)) is not { } interval || !interval.Contains(1.0);
     }
+
+    /// <summary>
+    /// The change as the floors were measured, either run the base: how many percent the larger value is above the smaller.
+    /// A fall from 800 to 100 is 700 %, as the rise from 100 to 800 (its relative change, -87.5 %, could never pass a floor
+    /// of 100 % or more). A base or value of 0 leaves the relative change, infinite or 0.
+    /// </summary>
+    private static double Factor(double baseValue, double value, double relative) =>
+        baseValue > 0 && value > 0 ? (Math.Max(value / baseValue, baseValue / value) - 1) * 100 : Math.Abs(relative);
 
     /// <summary>The line under tables of single runs: what ≈ means, and what a mark needs.</summary>
     internal static string Legend(double noisePercent)

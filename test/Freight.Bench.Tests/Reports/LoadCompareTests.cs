@@ -27,17 +27,31 @@ public sealed class LoadCompareTests
     }
 
     [Fact]
-    public void CompareFiles_SingleRowsDifferingInTwoParameters_StillListedApart()
+    public void CompareFiles_SingleRowsDifferingInTwoParameters_ComparedNamingBoth()
     {
         var a = Source("a.json", LoadRow("http://127.0.0.1:5080/a", [100, 100, 100, 100]));
         var other = LoadRow("http://127.0.0.1:5080/b", [100, 100, 100, 100]);
-        other.Parameters.Connections = 64;
+        other.Parameters.Verify = "status";
         var b = Source("b.json", other);
 
         var text = CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n");
 
+        Assert.DoesNotContain(CompareReport.NoCommonScenario, text, StringComparison.Ordinal);
+        Assert.Contains("url: http://127.0.0.1:5080/a → http://127.0.0.1:5080/b (b.json)\n", text, StringComparison.Ordinal);
+        Assert.Contains("verify: digest-fields → status (b.json)\n", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareFiles_SingleRowsOfTwoScenarios_StillListedApart()
+    {
+        var put = Source("put.json", LoadRow("http://127.0.0.1:5080/a", [100, 100, 100, 100]));
+        var get = LoadRow("http://127.0.0.1:5080/a", [100, 100, 100, 100]);
+        var b = Source("get.json", new ScenarioResult { Scenario = "load/get", Suite = get.Suite, Parameters = get.Parameters, Runs = 1, Verified = true, RequestsPerSecond = get.RequestsPerSecond });
+
+        var text = CompareReport.CompareFiles([put, b]).ReplaceLineEndings("\n");
+
         Assert.Contains(CompareReport.NoCommonScenario, text, StringComparison.Ordinal);
-        Assert.Contains("only in a.json: load/put", text, StringComparison.Ordinal);
+        Assert.Contains("only in put.json: load/put", text, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -80,6 +94,20 @@ public sealed class LoadCompareTests
 
         // 2 → 60 ms is +2,900%, beyond the latency floor (2,400%), each second alike.
         Assert.Equal(["latency p50 (ms)", "2.00", "60.0 (+2,900.00%) ✗"], Row(table, "latency p50 (ms)"));
+    }
+
+    [Fact]
+    public void CompareFiles_OneRunEach_FallAsLargeAsAMarkedRise_IsMarkedToo()
+    {
+        // 800 → 100 requests/s is the rise above read the other way: -87.5 %, which no floor of 100 % or more could pass
+        // as a relative change; the floors hold either run as the base.
+        var a = Source("a.json", LoadRow("http://127.0.0.1:5080/x", [798, 802, 800, 799, 801, 800, 798, 802, 800], p50Milliseconds: 60));
+        var b = Source("b.json", LoadRow("http://127.0.0.1:5080/x", [98, 102, 100, 99, 101, 100, 98, 102, 100]));
+
+        var table = Table(CompareReport.CompareFiles([a, b]).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(a.Report.Results[0]));
+
+        Assert.Equal(["requests/s", "800", "100 (-87.50%) ✗"], Row(table, "requests/s"));
+        Assert.Equal(["latency p50 (ms)", "60.0", "2.00 (-96.67%) ✓"], Row(table, "latency p50 (ms)"));
     }
 
     [Fact]
