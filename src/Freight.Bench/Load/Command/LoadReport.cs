@@ -161,7 +161,8 @@ public static class LoadReport
     }
 
     /// <summary>Response bodies read plus the request bodies of the requests that were answered.</summary>
-    private static double Moved(LoadOptions options, LoadResult result) => result.BodyBytes + ((options.Body?.Length ?? 0) * (double)result.Responses);
+    // A response answered before its request's body had gone (a 413) moved no request body.
+    private static double Moved(LoadOptions options, LoadResult result) => result.BodyBytes + ((options.Body?.Length ?? 0) * (double)(result.Responses - result.AnsweredBeforeBody));
 
     /// <summary>
     /// The runs as one: counts summed, histograms merged, the first run's first response and failure. One run is itself.
@@ -202,6 +203,7 @@ public static class LoadReport
             CancelledAtEnd = runs.Sum(r => r.CancelledAtEnd),
             BodyBytes = runs.Sum(r => r.BodyBytes),
             BadResponses = runs.Sum(r => r.BadResponses),
+            AnsweredBeforeBody = runs.Sum(r => r.AnsweredBeforeBody),
             BodyMismatches = runs.Sum(r => r.BodyMismatches),
             FirstResponseSeconds = runs[0].FirstResponseSeconds,
             RequestsPerSecond = responses / Math.Max(elapsed.TotalSeconds, 1e-9),

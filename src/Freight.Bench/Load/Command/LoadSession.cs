@@ -160,7 +160,7 @@ public sealed record LoadMeasurements(
 
 /// <summary>
 /// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Its MiB/s counts
-/// what the summary counts: response bodies read, and the request body of each request answered. Rewritten in place
+/// what the summary counts: response bodies read, and the request body of each request answered after it had gone. Rewritten in place
 /// on a terminal; one line a second in a log.
 /// </summary>
 internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, long requestBodyBytes, bool terminal, string label = "")
@@ -172,7 +172,8 @@ internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, lo
     public void OnSecond(LoadSecond second)
     {
         var totals = monitor.Read();
-        var bytes = totals.BodyBytes - _last.BodyBytes + (totals.Responses - _last.Responses) * requestBodyBytes;
+        var sent = (totals.Responses - totals.AnsweredBeforeBody) - (_last.Responses - _last.AnsweredBeforeBody);
+        var bytes = totals.BodyBytes - _last.BodyBytes + (sent * requestBodyBytes);
         _last = totals;
         var line = string.Create(CultureInfo.InvariantCulture,
             $"{label}{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");

@@ -17,6 +17,7 @@ internal sealed class LoadCounters
     private long _cancelledAtEnd;
     private long _bodyBytes;
     private long _badResponses;
+    private long _answeredBeforeBody;
     private long _bodyMismatches;
     private long _lengthFailures;
     private long _lengthMismatches;
@@ -39,6 +40,11 @@ internal sealed class LoadCounters
     public long BodyBytes => Volatile.Read(ref _bodyBytes);
 
     public long BadResponses => Volatile.Read(ref _badResponses);
+
+    /// <summary>Of <see cref="Responses"/>, those the server answered before the request's body had gone (Kestrel's 413): their bodies were not moved.</summary>
+    public long AnsweredBeforeBody => Volatile.Read(ref _answeredBeforeBody);
+
+    public void AddAnsweredBeforeBody() => Interlocked.Increment(ref _answeredBeforeBody);
 
     public long BodyMismatches => Volatile.Read(ref _bodyMismatches);
 

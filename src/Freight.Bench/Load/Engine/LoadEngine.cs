@@ -67,6 +67,7 @@ public static class LoadEngine
             CancelledAtEnd = counters.CancelledAtEnd,
             BodyBytes = counters.BodyBytes,
             BadResponses = counters.BadResponses,
+            AnsweredBeforeBody = counters.AnsweredBeforeBody,
             BodyMismatches = counters.BodyMismatches,
             FirstResponseSeconds = run.FirstResponseSeconds,
             RequestsPerSecond = elapsed > TimeSpan.Zero ? counters.Responses / elapsed.TotalSeconds : 0,

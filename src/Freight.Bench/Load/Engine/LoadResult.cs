@@ -57,6 +57,12 @@ public sealed record LoadResult
     public long BadResponses { get; init; }
 
     /// <summary>
+    /// Of <see cref="Responses"/>, those the server answered before the request's body had gone, then closed (Kestrel's
+    /// 413 over its body limit): no request body is counted as moved for them.
+    /// </summary>
+    public long AnsweredBeforeBody { get; init; }
+
+    /// <summary>
     /// Of <see cref="BadResponses"/>, those with the expected status (any 2xx when none is set) whose body
     /// differed from <see cref="LoadOptions.ExpectedBody"/> in a byte or in length.
     /// </summary>

@@ -161,6 +161,7 @@ internal sealed class LoadRun : IDisposable
             if (!_runEnd.IsCancellationRequested && EarlyResponseException.Find(exception) is { } early)
             {
                 // The server answered before the body had gone, then closed (Kestrel's 413 over its limit): a response.
+                Counters.AddAnsweredBeforeBody();
                 Record(scheduledTimestamp, early.StatusCode, 0, null);
                 return false;
             }

@@ -44,6 +44,8 @@ public sealed class LoadBodyLimitTests
             Assert.Equal(1, run.Exit);
             Assert.Equal(new Dictionary<string, long> { ["status"] = 3 }, run.Row.Failures);
             Assert.Equal(3, run.Row.StatusCodes!["413"]);
+            // Refused before its body had gone: none of the 40 MiB bodies counts as moved (it read 14 GiB/s).
+            Assert.Equal(0, run.Row.BytesPerSecond!.Median);
             Assert.Equal(new FailureReason("unexpected_status", said), run.Row.FirstFailure);
             Assert.Contains($"failures   status 3 — first: {said}\n", run.Stdout, StringComparison.Ordinal);
         }
