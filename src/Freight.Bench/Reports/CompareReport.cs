@@ -191,6 +191,10 @@ public static class CompareReport
         // runs for the figures kept per run (RunsInterval); single runs, and the other figures, are judged by OneRunNoise.
         table.Load = columns.Any(c => c is { Suite: "load" });
         table.OneRun = columns.Any(c => c is not null && OneRunNoise.IsOneRun(c));
+
+        // The quiet floors only when every load result of the table was measured quiet: one floor for the whole table, as
+        // its legend says (figures that several runs a side do not judge by an interval are judged by them too).
+        table.QuietMachine = table.Load && columns.All(c => c is null || c.Suite != "load" || OneRunNoise.IsQuiet(c));
         if (table.Load)
         {
             table.Notes.Add("measured: " + string.Join("; ", columns.Select((c, i) => c is null ? null : RunsInterval.Measured(headers[i], c)).OfType<string>()));
@@ -216,7 +220,7 @@ public static class CompareReport
                 Func<double, double, double, bool>? clear = interval is not null
                     ? (_, _, relative) => !interval.Contains(1.0) && Math.Abs(relative) >= noisePercent
                     : table.Load && baseRow is not null && compared is not null
-                        ? (b, v, relative) => OneRunNoise.IsClear(baseRow, compared, metric, b, v, relative, noisePercent)
+                        ? (b, v, relative) => OneRunNoise.IsClear(baseRow, compared, metric, b, v, relative, noisePercent, table.QuietMachine)
                         : null;
                 row[i + 1] = Cell(values[0], values[i], metric, markdown, noisePercent, clear) + (interval is null ? "" : RunsInterval.Text(interval));
                 table.OverRuns |= interval is not null;
@@ -330,9 +334,9 @@ public static class CompareReport
             yield return Legend(noisePercent);
         }
 
-        if (tables.Any(t => t.OneRun))
+        foreach (var quiet in tables.Where(t => t.OneRun).Select(t => t.QuietMachine).Distinct().Order())
         {
-            yield return OneRunNoise.Legend(noisePercent);
+            yield return OneRunNoise.Legend(noisePercent, quiet);
         }
 
         if (tables.Any(t => t.OverRuns))

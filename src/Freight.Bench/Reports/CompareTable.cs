@@ -17,8 +17,11 @@ internal sealed class CompareTable(string title, IReadOnlyList<string> headers)
     /// <summary>True when a column is a <c>freight load</c> result (its changes are judged by its runs' noise, not the bench's band).</summary>
     public bool Load { get; set; }
 
-    /// <summary>True when a column is a <c>freight load</c> result of fewer than 3 runs (<see cref="OneRunNoise"/> judges its changes).</summary>
+    /// <summary>True when a column is a <c>freight load</c> result of fewer than <see cref="RunsInterval.MinimumRuns"/> runs (<see cref="OneRunNoise"/> judges its changes).</summary>
     public bool OneRun { get; set; }
+
+    /// <summary>True when every <c>freight load</c> column was measured on a quiet machine (<see cref="OneRunNoise.IsQuiet"/>): the quiet floors apply.</summary>
+    public bool QuietMachine { get; set; }
 
     /// <summary>True when a cell was marked from an interval over runs (<see cref="RunsInterval"/>).</summary>
     public bool OverRuns { get; set; }

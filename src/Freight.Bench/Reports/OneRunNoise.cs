@@ -1,4 +1,5 @@
 using System.Globalization;
+using Freight.Bench.Load.Blame;
 using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
 
@@ -16,15 +17,15 @@ namespace Freight.Bench.Reports;
 /// differed by here (the floors below; <c>--noise</c> can only raise them). Figures with no floor read ≈ whatever their change.</item>
 /// </list>
 /// <para>
-/// The floors, measured 2026-11-29 on this repository's 2-core machine with other builds running (load average 20–25: a
-/// busy laptop's case): <c>freight serve</c> on 127.0.0.1, and eight runs each of <c>freight load URL -c 8 -d 10
-/// --server-pid PID --json …</c> on <c>/files/</c> (a JSON listing) and on a 4 KiB file, and with <c>-c 2</c> on a 25 MB
-/// file, the three interleaved. A floor is the largest change from one run of a command to another of the same command
-/// (56 ordered pairs an endpoint, 168 in all; either run can be the base), rounded up; the pairs' median in brackets:
-/// requests/s and MiB/s 586 % (57 %), latency percentiles and mean 2,316 % (a 4 KiB GET's p99; p50 432 %, medians 29–69 %),
-/// server CPU per GiB 33 % (4.6 %), client CPU per GiB 99 % (19 %), gen 0–2 collections 560 % (50 %), GC heap 34 % (5 %),
-/// working set 8.5 % (4.5 %). Rates and latencies move with every neighbour; the server's CPU per GiB far less, which is
-/// why docs/load.md says to compare costs. A quiet machine's runs differ less: these floors err towards ≈ there.
+/// The floors, measured 2026-11-29 on this repository's 2-core machine, twice: busy, with other builds running (load
+/// average 20–25: a busy laptop's case), and quiet, with nothing else running (others used 0–2 % of the cores). Each
+/// time <c>freight serve</c> on 127.0.0.1, and eight runs each of <c>freight load URL -c 8 -d 10 --server-pid PID --json …</c>
+/// on <c>/files/</c> (a JSON listing) and on a 4 KiB file, and with <c>-c 2</c> on a 25 MB file, the three interleaved.
+/// A floor is the largest change from one run of a command to another of the same command (56 ordered pairs an
+/// endpoint, 168 in all; either run can be the base), rounded up; docs/load.md has the table with the pairs' medians.
+/// Rates and latencies move with every neighbour (busy 586 % and 2,316 %, quiet 54 % and 179 %); the server's CPU per GiB
+/// moves as much either way (33 %, 31 %), which is why docs/load.md says to compare costs. The quiet floors apply when
+/// every load result of a table was measured quiet (<see cref="IsQuiet"/>).
 /// </para>
 /// </summary>
 public static class OneRunNoise
@@ -32,33 +33,36 @@ public static class OneRunNoise
     /// <summary>The mark of a change within the noise: no clear difference.</summary>
     public const string Similar = "≈";
 
-    /// <summary>requests/s and MiB/s: the largest A/A change measured, 586 %.</summary>
-    public const double RatePercent = 600;
+    /// <summary>requests/s and MiB/s: the largest A/A change measured, busy 586 %, quiet 54 %.</summary>
+    public static readonly OneRunFloor Rate = new(BusyPercent: 600, QuietPercent: 60);
 
-    /// <summary>Latency percentiles and mean: the largest A/A change measured, 2,316 % (a 4 KiB GET's p99).</summary>
-    public const double LatencyPercent = 2400;
+    /// <summary>Latency percentiles and mean: the largest A/A change measured, busy 2,316 % (a 4 KiB GET's p99), quiet 179 % (a listing's p99).</summary>
+    public static readonly OneRunFloor Latency = new(BusyPercent: 2400, QuietPercent: 200);
 
-    /// <summary>The server's CPU seconds per GiB: the largest A/A change measured, 33 %.</summary>
-    public const double ServerCostPercent = 35;
+    /// <summary>The server's CPU seconds per GiB: the largest A/A change measured, busy 33 %, quiet 31 %: the cost moves as much on a quiet machine.</summary>
+    public static readonly OneRunFloor ServerCost = new(BusyPercent: 35, QuietPercent: 35);
 
-    /// <summary>The client's CPU seconds per GiB (this process, which shares the machine): the largest A/A change measured, 99 %.</summary>
-    public const double ClientCostPercent = 100;
-
-    /// <summary>
-    /// GC collections in the run: the largest A/A change measured, 560 %; they count with the requests served. A count
-    /// also needs a difference beyond 2√(a+b), two counts' spread at one rate (Poisson): 0 against 1 is never a change.
-    /// </summary>
-    public const double CollectionsPercent = 600;
-
-    /// <summary>The GC heap's largest size: the largest A/A change measured, 34 %.</summary>
-    public const double HeapPercent = 35;
+    /// <summary>The client's CPU seconds per GiB (this process, which shares the machine): the largest A/A change measured, busy 99 %, quiet 29 %.</summary>
+    public static readonly OneRunFloor ClientCost = new(BusyPercent: 100, QuietPercent: 35);
 
     /// <summary>
-    /// The server's largest working set: the largest A/A change measured was 8.5 % over the 168 pairs above, then 16 %
-    /// between two A/A files of a user's app (a 25 MB JSON GET, 5 runs a side, 2026-11-29), whose GC heap moved 22 %:
-    /// the working set follows the heap, and takes its floor.
+    /// GC collections in the run: the largest A/A change measured, busy 560 %, quiet 70 %; they count with the requests
+    /// served. A count also needs a difference beyond 2√(a+b), two counts' spread at one rate (Poisson): 0 against 1 is never a change.
     /// </summary>
-    public const double MemoryPercent = HeapPercent;
+    public static readonly OneRunFloor Collections = new(BusyPercent: 600, QuietPercent: 100);
+
+    /// <summary>The GC heap's largest size: the largest A/A change measured, busy 34 %, quiet 16 %, then 22 % in a user app's quiet A/A pair (<see cref="Memory"/>): the busy floor holds both.</summary>
+    public static readonly OneRunFloor Heap = new(BusyPercent: 35, QuietPercent: 35);
+
+    /// <summary>
+    /// The server's largest working set: the largest A/A change measured was 8.5 % over the busy machine's 168 pairs and
+    /// 13 % over the quiet one's, then 16 % between two A/A files of a user's app on a quiet machine (a 25 MB JSON GET,
+    /// 5 runs a side, others 2 %, 2026-11-29), whose GC heap moved 22 %: the working set follows the heap, and takes its floors.
+    /// </summary>
+    public static readonly OneRunFloor Memory = Heap;
+
+    /// <summary>Failures (bad responses, socket errors) are no noise: any change is marked.</summary>
+    public static readonly OneRunFloor AnyChange = new(BusyPercent: 0, QuietPercent: 0);
 
     /// <summary>
     /// True for a <c>freight load</c> result of fewer runs than an interval over runs needs (<see cref="RunsInterval.MinimumRuns"/>):
@@ -71,12 +75,31 @@ public static class OneRunNoise
     }
 
     /// <summary>
-    /// True when <paramref name="metric"/>'s change from <paramref name="baseRow"/> to <paramref name="row"/> (<paramref name="relative"/>
-    /// in %, infinite from a base of 0) is beyond both noises (the type's summary) and <paramref name="noisePercent"/>.
+    /// True when <paramref name="row"/>'s server was measured (<c>--server-pid</c>) and the other processes used at most
+    /// <see cref="SaturationRule.OthersWeak"/> of the machine's cores during its run (<c>blame.othersCpuCores</c>): the
+    /// machine the quiet floors were measured on. Without a measured server, a local one's CPU is among the others, and
+    /// a remote one's machine is not seen: busy.
     /// </summary>
-    internal static bool IsClear(ScenarioResult baseRow, ScenarioResult row, CompareMetric metric, double baseValue, double value, double relative, double noisePercent)
+    public static bool IsQuiet(ScenarioResult row)
     {
-        if (metric.OneRunFloorPercent is not { } floor || Math.Abs(relative) < noisePercent || Factor(baseValue, value, relative) < floor)
+        ArgumentNullException.ThrowIfNull(row);
+        return row.Blame is { ServerCpuCores: not null, OthersCpuCores: { } others, MachineCpus: { } cpus } && cpus > 0 && others / cpus <= SaturationRule.OthersWeak;
+    }
+
+    /// <summary>
+    /// True when <paramref name="metric"/>'s change from <paramref name="baseRow"/> to <paramref name="row"/> (<paramref name="relative"/>
+    /// in %, infinite from a base of 0) is beyond both noises (the type's summary) and <paramref name="noisePercent"/>; the
+    /// quiet floors when <paramref name="quiet"/> (every single run of the table was quiet, <see cref="IsQuiet"/>).
+    /// </summary>
+    internal static bool IsClear(ScenarioResult baseRow, ScenarioResult row, CompareMetric metric, double baseValue, double value, double relative, double noisePercent, bool quiet)
+    {
+        if (metric.OneRunFloor is not { } floors || Math.Abs(relative) < noisePercent)
+        {
+            return false;
+        }
+
+        var floor = quiet ? floors.QuietPercent : floors.BusyPercent;
+        if (Factor(baseValue, value, relative) < floor)
         {
             return false;
         }
@@ -97,14 +120,17 @@ public static class OneRunNoise
     private static double Factor(double baseValue, double value, double relative) =>
         baseValue > 0 && value > 0 ? (Math.Max(value / baseValue, baseValue / value) - 1) * 100 : Math.Abs(relative);
 
-    /// <summary>The line under tables of single runs: what ≈ means, and what a mark needs.</summary>
-    internal static string Legend(double noisePercent)
+    /// <summary>The line under tables of single runs: what ≈ means, and what a mark needs, with the floors of a quiet or a busy machine.</summary>
+    internal static string Legend(double noisePercent, bool quiet)
     {
-        string Floor(double percent) => Math.Max(percent, noisePercent).ToString("0.##", CultureInfo.InvariantCulture) + "%";
+        string Floor(OneRunFloor floor) => Math.Max(quiet ? floor.QuietPercent : floor.BusyPercent, noisePercent).ToString("0.##", CultureInfo.InvariantCulture) + "%";
+        var machine = quiet
+            ? $"two runs of one command differed by on a quiet machine, as every run here was (others used at most {SaturationRule.OthersWeak * 100:0}% of its cores)"
+            : $"two runs of one command differed by on a busy machine (a run here had others using more than {SaturationRule.OthersWeak * 100:0}% of the cores, or did not measure them)";
         return $"{CompareReport.Better} better, {CompareReport.Worse} worse, {Similar} no clear difference; never marked: {CompareReport.Neutral}. Fewer than {RunsInterval.MinimumRuns} runs a side: a mark needs a 95% interval from the runs' seconds that excludes no change " +
-            $"(requests/s, MiB/s, latency p50, p99) and a change beyond what two runs of one command differed by (requests/s, MiB/s {Floor(RatePercent)}; " +
-            $"latency {Floor(LatencyPercent)}; CPU/GiB server {Floor(ServerCostPercent)}, client {Floor(ClientCostPercent)}; GC counts {Floor(CollectionsPercent)}; " +
-            $"GC heap {Floor(HeapPercent)}; working set {Floor(MemoryPercent)}; others unmarked; docs/load.md). " +
+            $"(requests/s, MiB/s, latency p50, p99) and a change beyond what {machine} (requests/s, MiB/s {Floor(Rate)}; " +
+            $"latency {Floor(Latency)}; CPU/GiB server {Floor(ServerCost)}, client {Floor(ClientCost)}; GC counts {Floor(Collections)}; " +
+            $"GC heap {Floor(Heap)}; working set {Floor(Memory)}; others unmarked; docs/load.md). " +
             $"Measure each side with freight load --runs {RunsInterval.MinimumRuns} for marks from the spread over runs, which a doubling passes.";
     }
 
@@ -112,3 +138,6 @@ public static class OneRunNoise
     private static RatioInterval? Interval(IEnumerable<double?>? a, IEnumerable<double?>? b) =>
         a is null || b is null ? null : RatioStatistics.OfSeconds([.. a.OfType<double>()], [.. b.OfType<double>()]);
 }
+
+/// <summary>A figure's single-run floor, in %: what two runs of one command differed by on a busy machine, and on a quiet one (<see cref="OneRunNoise.IsQuiet"/>).</summary>
+public readonly record struct OneRunFloor(double BusyPercent, double QuietPercent);

@@ -110,6 +110,43 @@ public sealed class LoadCompareTests
         Assert.Equal(["latency p50 (ms)", "60.0", "2.00 (-96.67%) ✓"], Row(table, "latency p50 (ms)"));
     }
 
+    [Theory]
+    [InlineData(0.05, 0.05, "✓", "quiet machine")]
+    [InlineData(0.05, 0.5, "≈", "busy machine")]
+    [InlineData(null, 0.05, "≈", "busy machine")]
+    public void CompareFiles_OneRunEach_QuietFloorsOnlyWhenEveryRunWasQuiet(double? othersA, double? othersB, string mark, string legend)
+    {
+        // 100 → 200 requests/s, every second alike: past the quiet machine's rate floor, well inside the busy one's (600%).
+        // Others' CPU is out of 2 cores; a quiet run is one where they used at most 10% of the machine (0.2 cores).
+        var a = LoadRow("http://127.0.0.1:5080/x", [98, 102, 100, 99, 101, 100, 98, 102, 100]);
+        var b = LoadRow("http://127.0.0.1:5080/x", [198, 202, 200, 199, 201, 200, 198, 202, 200]);
+        a.Blame = othersA is { } oa ? Blame(oa) : null;
+        b.Blame = othersB is { } ob ? Blame(ob) : null;
+
+        var text = CompareReport.CompareFiles([Source("a.json", a), Source("b.json", b)]).ReplaceLineEndings("\n");
+
+        var table = Table(text, "load/put — " + CompareKey.LabelOf(a));
+        Assert.Equal(["requests/s", "100", $"200 (+100.00%) {mark}"], Row(table, "requests/s"));
+        Assert.Contains($"two runs of one command differed by on a {legend}", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void CompareFiles_OneRunEach_QuietRunsWithoutAMeasuredServer_UseTheBusyFloors()
+    {
+        // No --server-pid: a local server's CPU is among the others, so "others" says nothing about the machine.
+        var a = LoadRow("http://127.0.0.1:5080/x", [98, 102, 100, 99, 101, 100, 98, 102, 100]);
+        var b = LoadRow("http://127.0.0.1:5080/x", [198, 202, 200, 199, 201, 200, 198, 202, 200]);
+        a.Blame = Blame(0.05) with { ServerCpuCores = null };
+        b.Blame = Blame(0.05) with { ServerCpuCores = null };
+
+        var text = CompareReport.CompareFiles([Source("a.json", a), Source("b.json", b)]).ReplaceLineEndings("\n");
+
+        Assert.Equal(["requests/s", "100", "200 (+100.00%) ≈"], Row(Table(text, "load/put — " + CompareKey.LabelOf(a)), "requests/s"));
+    }
+
+    private static LoadBlame Blame(double othersCpuCores) =>
+        new("server-bound", "test", ClientCpuCores: 0.5, ServerCpuCores: 1.2, ServerAllowedCpus: 2) { OthersCpuCores = othersCpuCores, MachineCpus = 2 };
+
     [Fact]
     public void CompareFiles_OneRunEach_ChangeInsideTheRunsSeconds_IsNoClearDifference()
     {
