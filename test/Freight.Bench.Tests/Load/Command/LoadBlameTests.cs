@@ -78,6 +78,30 @@ public sealed class LoadBlameTests
     }
 
     /// <summary>
+    /// The same endpoint over one connection: one request at a time, so no backlog forms in the thread pool, and a
+    /// collection a request keeps the CPU below 90 % of the cores (one GC thread, a workstation GC). Paused for most of
+    /// the run, the server is what limited it: the verdict says so by garbage collection (it read "neither — network or
+    /// latency bound"), unless this machine's load lets a CPU rule decide first.
+    /// </summary>
+    [Fact]
+    public async Task EveryRequestCollectsTheHeapOneAtATime_ServerPid_ServerBoundByGcWithoutBacklog()
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/gc").ToString(), "-c", "1", "-d", "7", "--server-pid", ThisProcess, "--no-progress");
+
+        var row = run.Row;
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.True(row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
+        Assert.True(row.Blame.Verdict == "server-bound", run.Stdout);
+        Assert.Equal(SaturationRule.Judge(Inputs(run)).Reason, row.Blame.Reason);
+        if (!row.Blame.Reason.Contains("90 %", StringComparison.Ordinal) && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
+        {
+            Assert.StartsWith("server-bound by garbage collection: GC paused it for ", row.Blame.Reason, StringComparison.Ordinal);
+        }
+    }
+
+    /// <summary>
     /// Whether the client reaches 90 % of a core here depends on what else the shared 2-core machine runs (a busy
     /// neighbour left it a third of a core in one run), and so does any comparison of the two sides' costs: the
     /// "server" is this test process, whose CPU includes the test host's own and the EventPipe session's, spread over

@@ -59,6 +59,36 @@ public sealed class SaturationRuleTests
         Assert.EndsWith("(threads blocked)",
             SaturationRule.Judge(Measured(0.3, 0.4, 2, [3, 5, 2, 4, 3]) with { Gc = new GcPressure(2, 0, 1 << 20) }).Reason, StringComparison.Ordinal);
 
+    /// <summary>
+    /// A server paused by GC for half the run, its requests waiting in the sockets while it collected: no thread-pool
+    /// backlog and neither side's CPU saturated read "neither — network or latency bound" (a user app at 54 %).
+    /// </summary>
+    [Fact]
+    public void Judge_GcPausedTheServerWithoutBacklog_ServerBoundByGcWithTheShare()
+    {
+        var saturation = SaturationRule.Judge(Measured(0.09, 1.2, 2, [0, 1, 0, 0, 1, 0, 0]) with { ClientAllowedCpus = 2, Gc = new GcPressure(54, 83, 941.0 * (1 << 20)) });
+
+        Assert.Equal(SaturationVerdict.ServerBound, saturation.Verdict);
+        Assert.Equal("server-bound by garbage collection: GC paused it for 54 % of the run (83 gen2 collections, 941 MiB/s allocated), answering nothing meanwhile; neither side's CPU was saturated: client 9 % of 200 %, server 120 % of 200 %",
+            saturation.Reason);
+    }
+
+    [Theory]
+    [InlineData(10, "server-bound")]
+    [InlineData(9.4, "neither")]
+    public void Judge_GcShareWithoutBacklog_ServerBoundFromTheBacklogRulesTenPercent(double paused, string verdict) =>
+        Assert.Equal(verdict, SaturationRule.Judge(Measured(0.3, 0.4, 2, [0, 0, 0, 0, 0]) with { Gc = new GcPressure(paused, 1, null) }).Id);
+
+    [Fact]
+    public void Judge_GcPausesInTooFewSeconds_NeitherAndSaysToRunLonger() =>
+        Assert.Equal("neither side saturated — network or latency bound: client 30 % of 100 %, server 40 % of 200 %; GC paused it for 30 % of the run (2 gen2 collections), too few seconds to judge (5 needed: run 7 s or more)",
+            SaturationRule.Judge(Measured(0.3, 0.4, 2, [0, 0, 0, 0]) with { Gc = new GcPressure(30, 2, null) }).Reason);
+
+    [Fact]
+    public void Judge_BacklogAndGcInTooFewSeconds_BothSaidOnce() =>
+        Assert.EndsWith("; its thread pool queue held work in 3 of 4 seconds and GC paused it for 30 % of the run, too few seconds to judge (5 needed: run 7 s or more)",
+            SaturationRule.Judge(Measured(0.3, 0.4, 2, [0, 3, 3, 2]) with { Gc = new GcPressure(30, null, null) }).Reason, StringComparison.Ordinal);
+
     [Theory]
     [InlineData(0.8, "neither side saturated — network or latency bound: client 30 % of 200 %, server 40 % of 200 %; others used 80 % of 200 %: the verdict is weak")]
     [InlineData(0.1, "neither side saturated — network or latency bound: client 30 % of 200 %, server 40 % of 200 %")]
