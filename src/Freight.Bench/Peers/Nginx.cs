@@ -56,7 +56,7 @@ public static class Nginx
             string? failure;
             try
             {
-                failure = await WaitUntilReadyAsync(process, site.PidPath, port, cancellationToken);
+                failure = await WaitUntilReadyAsync(process, site.PidPath, port, site.WorkerProcesses ?? 0, cancellationToken);
             }
             catch
             {
@@ -96,7 +96,8 @@ public static class Nginx
 
     /// <summary>
     /// The configuration: one process (no master, so its pid is the server's for /proc counters; as root it
-    /// never switches user, since only worker processes do), loopback only, no access log (it would cost
+    /// never switches user, since only worker processes do) unless <see cref="NginxSite.WorkerProcesses"/> asks for a
+    /// master and workers, loopback only, no access log (it would cost
     /// the server a write per request), sendfile, open files kept as Freight keeps them, and keep-alive long enough
     /// that a run never reconnects.
     /// </summary>
@@ -106,8 +107,8 @@ public static class Nginx
         config.AppendLine(CultureInfo.InvariantCulture, $$"""
             # Written for one run by the Freight bench (Freight.Bench.Peers.Nginx): its state stays in this directory.
             daemon off;
-            master_process off;
-            worker_processes 1;
+            master_process {{(site.WorkerProcesses is null ? "off" : "on")}};
+            worker_processes {{site.WorkerProcesses ?? 1}};{{(site.WorkerProcesses is not null && Environment.IsPrivilegedProcess ? "\nuser root;" : "")}}
             error_log {{Quote(site.ErrorLogPath)}} warn;
             pid {{Quote(site.PidPath)}};
             lock_file {{Quote(Path.Combine(site.WorkDirectory, "nginx.lock"))}};
@@ -208,7 +209,15 @@ public static class Nginx
             throw new ArgumentException("nginx's TLS needs both a certificate and a key file.", nameof(options));
         }
 
-        return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath));
+        if (options.WorkerProcesses is < 1)
+        {
+            throw new ArgumentException("nginx needs at least one worker process.", nameof(options));
+        }
+
+        return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath))
+        {
+            WorkerProcesses = options.WorkerProcesses,
+        };
     }
 
     /// <summary>
@@ -257,9 +266,10 @@ public static class Nginx
 
     /// <summary>
     /// Null once nginx has written its pid file (it does so after binding its listener, so the port is its
-    /// own and not a process that took it first) and accepts a connection; otherwise why not.
+    /// own and not a process that took it first), has its <paramref name="workers"/> (a master forks them after), and
+    /// accepts a connection; otherwise why not.
     /// </summary>
-    private static async Task<string?> WaitUntilReadyAsync(Process process, string pidPath, int port, CancellationToken cancellationToken)
+    private static async Task<string?> WaitUntilReadyAsync(Process process, string pidPath, int port, int workers, CancellationToken cancellationToken)
     {
         var deadline = Stopwatch.GetTimestamp() + (long)(StartTimeout.TotalSeconds * Stopwatch.Frequency);
         var endPoint = new IPEndPoint(IPAddress.Loopback, port);
@@ -270,7 +280,8 @@ public static class Nginx
                 return $"it exited with code {process.ExitCode}";
             }
 
-            if (File.Exists(pidPath) && (await ReadAllTextOrEmptyAsync(pidPath)).Trim() == process.Id.ToString(CultureInfo.InvariantCulture))
+            if (File.Exists(pidPath) && (await ReadAllTextOrEmptyAsync(pidPath)).Trim() == process.Id.ToString(CultureInfo.InvariantCulture)
+                && Children(process.Id).Count >= workers)
             {
                 using var client = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
                 try
@@ -290,6 +301,21 @@ public static class Nginx
             }
 
             await Task.Delay(ReadyPoll, cancellationToken);
+        }
+    }
+
+    /// <summary>A process's children (<c>/proc/PID/task/PID/children</c>): a master nginx's workers; none when it cannot be read.</summary>
+    internal static IReadOnlyList<int> Children(int processId)
+    {
+        try
+        {
+            var id = processId.ToString(CultureInfo.InvariantCulture);
+            return [.. File.ReadAllText($"/proc/{id}/task/{id}/children").Split(' ', StringSplitOptions.RemoveEmptyEntries)
+                .Select(child => int.Parse(child, CultureInfo.InvariantCulture)).Order()];
+        }
+        catch (IOException)
+        {
+            return [];
         }
     }
 

@@ -4,7 +4,7 @@ namespace Freight.Bench.Peers;
 
 /// <summary>
 /// A running nginx from <see cref="Nginx.StartAsync"/>: one process (its <see cref="ProcessId"/> is the
-/// server's for /proc CPU and memory counters) on 127.0.0.1. Disposing stops it (SIGTERM, then a kill
+/// server's for /proc CPU and memory counters), or a master and its workers, on 127.0.0.1. Disposing stops it (SIGTERM, then a kill
 /// after 5 s) and waits until it has exited; if the bench dies first, a watchdog shell stops it.
 /// </summary>
 public sealed class NginxServer : IAsyncDisposable
@@ -32,8 +32,11 @@ public sealed class NginxServer : IAsyncDisposable
     /// <summary><c>http://127.0.0.1:PORT/</c> (<c>https://</c> with TLS): the root directory's files are under it.</summary>
     public Uri BaseAddress { get; }
 
-    /// <summary>nginx's process (the only one: no master, no workers).</summary>
+    /// <summary>nginx's process: the only one, or the master of <see cref="NginxSiteOptions.WorkerProcesses"/> workers.</summary>
     public int ProcessId { get; }
+
+    /// <summary>The master's worker processes now (none for nginx of one process).</summary>
+    public IReadOnlyList<int> WorkerProcessIds => Nginx.Children(ProcessId);
 
     /// <summary>nginx's version, e.g. "1.22.1" (from <c>nginx -v</c>).</summary>
     public string Version { get; }
@@ -79,7 +82,8 @@ public sealed class NginxServer : IAsyncDisposable
             }
             else if (_watchdog?.RequestStop() != true)
             {
-                _process.Kill();
+                // A master's workers outlive its kill.
+                _process.Kill(entireProcessTree: true);
             }
 
             await ChildProcess.WaitForExitOrKillAsync(_process, StopTimeout);

@@ -32,4 +32,12 @@ public sealed record NginxSiteOptions
 
     /// <summary>Where <see cref="EnableWebDavPut"/> writes; null: <see cref="WorkDirectory"/>/put. Created when missing.</summary>
     public string? PutDirectory { get; init; }
+
+    /// <summary>
+    /// Null (the bench's peer): one process, no master. A number: nginx as it runs in production, a master and this many
+    /// worker processes, which inherit its listening socket and serve; <see cref="NginxServer.ProcessId"/> is the
+    /// master's and <see cref="NginxServer.WorkerProcessIds"/> lists the workers. As root the workers stay root (they
+    /// would switch to nobody, who cannot read a private temporary directory).
+    /// </summary>
+    public int? WorkerProcesses { get; init; }
 }

@@ -1,12 +1,13 @@
 using System.Diagnostics;
 using System.Text.Json;
+using System.Text.RegularExpressions;
 using Freight.Bench.Reports;
 using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Load.Command;
 
 /// <summary>Runs <c>freight load</c> as users do (<c>dotnet Freight.Cli.dll load ARGS --json FILE</c>) and reads its result.</summary>
-internal static class LoadCli
+internal static partial class LoadCli
 {
     /// <summary>Beyond any run here (≤ 10 s) plus start-up on a loaded machine: a run still going then has hung.</summary>
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
@@ -88,4 +89,24 @@ internal static class LoadCli
             }
         }
     }
+
+    /// <summary>Waits (up to 60 s: the client's start on a loaded machine) until a connection to <paramref name="port"/> is established, and a second more.</summary>
+    public static async Task WaitForClientsAsync(int port)
+    {
+        var local = $":{port:X4} ";
+        for (var waited = 0; waited < 600; waited++)
+        {
+            if ((await File.ReadAllLinesAsync("/proc/net/tcp")).Any(line => line.Contains(local, StringComparison.Ordinal) && EstablishedRow().IsMatch(line)))
+            {
+                await Task.Delay(TimeSpan.FromSeconds(1));
+                return;
+            }
+
+            await Task.Delay(100);
+        }
+    }
+
+    // sl, local, remote, then st 01: ESTABLISHED.
+    [GeneratedRegex(@"^\s*\d+: \S+ \S+ 01 ")]
+    private static partial Regex EstablishedRow();
 }

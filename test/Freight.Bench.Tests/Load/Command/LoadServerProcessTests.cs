@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Text.RegularExpressions;
 
 namespace Freight.Bench.Tests.Load.Command;
 
@@ -10,7 +9,7 @@ namespace Freight.Bench.Tests.Load.Command;
 /// app), real runs of a few seconds. Serial with the other blame tests: they measure CPU.
 /// </summary>
 [Collection(nameof(LoadBlameCollection))]
-public sealed partial class LoadServerProcessTests
+public sealed class LoadServerProcessTests
 {
     [Fact]
     public async Task ServerPidOfTheParentOfTheServer_MeasuresTheChildThatListensAndSaysSo()
@@ -93,7 +92,7 @@ public sealed partial class LoadServerProcessTests
         await using var server = await ChildServer.StartAsync();
 
         var running = LoadCli.RunAsync(server.Url("/healthz").ToString(), "-c", "2", "-d", "4", "--server-pid", Id(server.ServerProcessId), "--no-progress");
-        await WaitForClientsAsync(server.Address.Port);
+        await LoadCli.WaitForClientsAsync(server.Address.Port);
         await server.KillServerAsync();
         var run = await running;
 
@@ -140,24 +139,4 @@ public sealed partial class LoadServerProcessTests
     private static string Share(int cores) => $", [0-9]+ % of {cores} %";
 
     private static string Id(int processId) => processId.ToString(CultureInfo.InvariantCulture);
-
-    /// <summary>Waits (up to 60 s: the client's start on a loaded machine) until a connection to <paramref name="port"/> is established, and a second more.</summary>
-    private static async Task WaitForClientsAsync(int port)
-    {
-        var local = $":{port:X4} ";
-        for (var waited = 0; waited < 600; waited++)
-        {
-            if ((await File.ReadAllLinesAsync("/proc/net/tcp")).Any(line => line.Contains(local, StringComparison.Ordinal) && EstablishedRow().IsMatch(line)))
-            {
-                await Task.Delay(TimeSpan.FromSeconds(1));
-                return;
-            }
-
-            await Task.Delay(100);
-        }
-    }
-
-    // sl, local, remote, then st 01: ESTABLISHED.
-    [GeneratedRegex(@"^\s*\d+: \S+ \S+ 01 ")]
-    private static partial Regex EstablishedRow();
 }
