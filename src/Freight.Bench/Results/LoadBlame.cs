@@ -17,8 +17,14 @@ public sealed record LoadBlame(
     /// <summary>The client's resident set at the start, beside <see cref="SideCost.WorkingSetBytesMax"/>: growth shows a body held in memory.</summary>
     public long? ClientWorkingSetBytesFirst { get; init; }
 
-    /// <summary>The most threads the server's process had in a /proc sample.</summary>
+    /// <summary>The most threads the server's process had in a /proc sample (with its workers, summed).</summary>
     public int? ServerThreadsMax { get; init; }
+
+    /// <summary>
+    /// A pre-fork server's workers, measured with <see cref="ServerProcessId"/> (its master): the descendants holding the
+    /// same listening socket. Its CPU, resident set and threads are theirs summed; null for a server of one process.
+    /// </summary>
+    public IReadOnlyList<int>? ServerWorkerProcessIds { get; init; }
 
     /// <summary>The cores the client could run on: <see cref="ClientCpuCores"/> is out of these ("95 % of 200 %").</summary>
     public int? ClientAllowedCpus { get; init; }

@@ -4,23 +4,30 @@ namespace Freight.Bench.Load.Blame;
 
 /// <summary>
 /// Reads another process's CPU time, resident memory and threads from <c>/proc</c> once a second while a
-/// load run lasts (<c>--server-pid</c>): what can be learnt of any server, .NET or not. A snapshot that cannot
-/// be read (the process exited) is skipped, and <see cref="Exited"/> says so.
+/// load run lasts (<c>--server-pid</c>): what can be learnt of any server, .NET or not. A pre-fork server is read with
+/// its workers (<see cref="ServerListener.Choice.Workers"/>), each sample their figures summed: CPU seconds, resident
+/// bytes (the pages they share counted in each, as <c>ps</c> does) and threads. A snapshot that cannot be read (a
+/// process exited) is skipped, and <see cref="Exited"/> says so.
 /// </summary>
-public sealed class ProcessWatch(int processId)
+public sealed class ProcessWatch(int processId, IReadOnlyList<int>? workers = null)
 {
     private readonly List<ProcessStatSnapshot> _samples = [];
+    private readonly int[] _members = [processId, .. workers ?? []];
+    private long[]? _startTimes;
 
     public int ProcessId { get; } = processId;
 
-    /// <summary>The snapshots taken, the first one at the start and the last at the stop.</summary>
+    /// <summary>The snapshots taken, the first one at the start and the last at the stop; a group's summed, under <see cref="ProcessId"/>.</summary>
     public IReadOnlyList<ProcessStatSnapshot> Samples => _samples;
 
     /// <summary>
     /// Whether the process, readable when the run was set up, was gone at a sample (exited, a zombie, or its id taken by another):
-    /// what it measured then says nothing of the run's end, and its clients were refused.
+    /// what it measured then says nothing of the run's end, and its clients were refused. For a group, any of its processes.
     /// </summary>
-    public bool Exited { get; private set; }
+    public bool Exited => ExitedProcessId is not null;
+
+    /// <summary>The first process found gone (<see cref="Exited"/>): the one given, or one of its workers.</summary>
+    public int? ExitedProcessId { get; private set; }
 
     /// <summary>Whether the process can be read at all (exists, same user or root, Linux).</summary>
     public static bool CanRead(int processId) => ProcessStatSnapshot.Capture(processId) is not null;
@@ -46,14 +53,31 @@ public sealed class ProcessWatch(int processId)
 
     private void Take()
     {
-        if (ProcessStatSnapshot.Capture(ProcessId) is { } snapshot
-            && (_samples.Count == 0 || _samples[0].StartTimeTicks == snapshot.StartTimeTicks))
+        var snapshots = new ProcessStatSnapshot[_members.Length];
+        for (var i = 0; i < _members.Length; i++)
         {
-            _samples.Add(snapshot);
+            // Gone, or its id reused since the first sample: a process of the run no longer.
+            if (ProcessStatSnapshot.Capture(_members[i]) is not { } snapshot || (_startTimes is { } starts && starts[i] != snapshot.StartTimeTicks))
+            {
+                ExitedProcessId ??= _members[i];
+                return;
+            }
+
+            snapshots[i] = snapshot;
         }
-        else
-        {
-            Exited = true;
-        }
+
+        _startTimes ??= [.. snapshots.Select(s => s.StartTimeTicks)];
+        _samples.Add(snapshots.Length == 1 ? snapshots[0] : Sum(snapshots));
     }
+
+    /// <summary>
+    /// A group's snapshots as one, under the first's id and start time: the cores it may use are the most any of them may
+    /// (a worker pinned to one core, its master to all).
+    /// </summary>
+    private static ProcessStatSnapshot Sum(ProcessStatSnapshot[] snapshots) =>
+        new(snapshots[0].ProcessId, snapshots[0].StartTimeTicks, snapshots.Sum(s => s.CpuSeconds), snapshots.Sum(s => s.WorkingSetBytes), snapshots[0].Timestamp)
+        {
+            Threads = snapshots.All(s => s.Threads is not null) ? snapshots.Sum(s => s.Threads!.Value) : null,
+            AllowedCpus = snapshots.Max(s => s.AllowedCpus),
+        };
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
+using Freight.Bench.Reports;
 
 namespace Freight.Bench.Load.Blame;
 
@@ -9,17 +10,30 @@ namespace Freight.Bench.Load.Blame;
 /// answers a local URL: the one holding the socket listening on its port (the socket's inode in
 /// <c>/proc/net/tcp</c> and <c>tcp6</c>, found among <c>/proc/PID/fd</c>'s links). <c>dotnet run</c>'s own process is the
 /// SDK, its app a child of it: measured, the SDK read "3 % of a core, neither side saturated" for a server that was
-/// busy. A URL that is not on this machine (not 127.0.0.0/8, ::1 or localhost) cannot be checked and is not.
+/// busy. A pre-fork server (nginx: a master and its workers) is measured whole: the workers inherit the listening
+/// socket and do the work, the master holds it and does almost nothing. A URL that is not on this machine (not
+/// 127.0.0.0/8, ::1 or localhost) cannot be checked and is not.
 /// </summary>
 public static class ServerListener
 {
-    /// <summary>The process to sample, and a line to say at the start when it is not the one given; or why none is.</summary>
-    public sealed record Choice(int? ProcessId, string? Note, string? Problem);
+    /// <summary>
+    /// The process to sample, and a line to say at the start when it is not the one given (or not alone); or why none is.
+    /// </summary>
+    public sealed record Choice(int? ProcessId, string? Note, string? Problem)
+    {
+        /// <summary>
+        /// The processes sampled with <see cref="ProcessId"/>, their figures summed: its descendants that hold the same
+        /// listening socket and run the same program (a pre-fork server's workers). Empty for a server of one process.
+        /// </summary>
+        public IReadOnlyList<int> Workers { get; init; } = [];
+    }
 
     /// <summary>
     /// <paramref name="processId"/> when it listens on <paramref name="url"/>'s port (or the URL is not local, or
     /// off Linux); else its one descendant that does, with a note saying so; else the problem, naming the process
     /// that does listen when it can be read. <paramref name="option"/> names the process in messages (<c>--server-pid 12</c>).
+    /// The process that listens comes with its workers (<see cref="Choice.Workers"/>); a worker given leads to its
+    /// master, the process above it that holds the socket too: either way the note names them all.
     /// </summary>
     public static Choice Check(Uri url, int processId, string option)
     {
@@ -31,9 +45,13 @@ public static class ServerListener
 
         var port = ":" + url.Port.ToString(CultureInfo.InvariantCulture);
         var given = $"{option} ({Describe(processId)})";
+        var parents = ParentsByProcess();
         if (listeners.Holders.Contains(processId))
         {
-            return new Choice(processId, null, null);
+            var (master, workers) = Group(processId, listeners.Holders, parents);
+            var note = workers.Count == 0 ? null
+                : $"server: {Members(master, workers)}, which listen on {port}" + (master == processId ? "" : $" (PID {processId}, given, is one of the workers)");
+            return new Choice(master, note, null) { Workers = workers };
         }
 
         // A container's server listens in its own network namespace, reached through a proxy or NAT: not in our tables.
@@ -47,13 +65,18 @@ public static class ServerListener
             return new Choice(null, null, $"{given}: nothing listens on {url.Host}{port}; start the server first.");
         }
 
-        var parents = ParentsByProcess();
-        var descendants = listeners.Holders.Where(pid => IsDescendant(pid, processId, parents)).ToList();
+        // A master below the process given, with its workers, is one server; two masters are two.
+        var descendants = Masters(listeners.Holders.Where(pid => IsDescendant(pid, processId, parents)), listeners.Holders, parents);
         if (descendants.Count == 1)
         {
-            var child = descendants[0];
+            var (child, workers) = Group(descendants[0], listeners.Holders, parents);
             var relation = parents.GetValueOrDefault(child) == processId ? "a child" : "a descendant";
-            return new Choice(child, $"server: PID {child} ({Describe(child)}), {relation} of {processId}, listens on {port}", null);
+            return new Choice(child, workers.Count == 0
+                ? $"server: PID {child} ({Describe(child)}), {relation} of {processId}, listens on {port}"
+                : $"server: PID {child} ({Describe(child)}), {relation} of {processId}, and its {CountText.Format(workers.Count, "worker")} ({string.Join(", ", workers)}), which listen on {port}", null)
+            {
+                Workers = workers,
+            };
         }
 
         if (descendants.Count > 1)
@@ -67,20 +90,75 @@ public static class ServerListener
             return new Choice(processId, $"server: PID {processId} ({Describe(processId)}): its sockets cannot be read (another user's); not checked that it listens on {port}", null);
         }
 
-        return new Choice(null, null, listeners.Holders.Count == 0
-            ? $"{given} does not listen on {port}, nor does a child of it; the process that does cannot be read (another user's)."
-            : $"{given} does not listen on {port}; {Name(listeners.Holders)} does{(listeners.Holders.Count == 1 ? "" : " (they share the socket)")}: name it with --server-pid.");
+        if (listeners.Holders.Count == 0)
+        {
+            return new Choice(null, null, $"{given} does not listen on {port}, nor does a child of it; the process that does cannot be read (another user's).");
+        }
+
+        var masters = Masters(listeners.Holders, listeners.Holders, parents);
+        if (masters.Count > 1)
+        {
+            return new Choice(null, null, $"{given} does not listen on {port}; {Name(masters)} do (they share the socket): name one with --server-pid.");
+        }
+
+        var server = Group(masters[0], listeners.Holders, parents);
+        var listening = server.Workers.Count == 0 ? Name([server.Master]) + " does" : Members(server.Master, server.Workers) + " do";
+        return new Choice(null, null, $"{given} does not listen on {port}; {listening}: name it with --server-pid.");
     }
 
     /// <summary>
     /// Of <paramref name="candidates"/> (the processes <c>--server-process</c> matched), the ones holding the socket
-    /// listening on <paramref name="url"/>'s port; null when the URL is not local (nothing to choose by).
+    /// listening on <paramref name="url"/>'s port, a pre-fork server's workers counted as their master (who need not be a
+    /// candidate: a renamed worker); null when the URL is not local (nothing to choose by).
     /// </summary>
     public static IReadOnlyList<int>? Listening(Uri url, IReadOnlyList<int> candidates)
     {
         ArgumentNullException.ThrowIfNull(url);
         ArgumentNullException.ThrowIfNull(candidates);
-        return Listeners(url) is { } listeners ? [.. candidates.Where(listeners.Holders.Contains)] : null;
+        return Listeners(url) is { } listeners ? Masters(candidates.Where(listeners.Holders.Contains), listeners.Holders, ParentsByProcess()) : null;
+    }
+
+    /// <summary>"PID 123 (nginx) and its 2 workers (124, 125)".</summary>
+    private static string Members(int master, IReadOnlyList<int> workers) =>
+        $"PID {master} ({Describe(master)}) and its {CountText.Format(workers.Count, "worker")} ({string.Join(", ", workers)})";
+
+    /// <summary>
+    /// The pre-fork server <paramref name="holder"/> (a process holding the listening socket) belongs to: its master, the
+    /// topmost of it and its ancestors that hold the socket and run its program (<c>/proc/PID/exe</c>), and the master's
+    /// other descendants that do too, its workers, in order. The program must match: under socket activation systemd
+    /// holds the service's socket, and is no part of the server.
+    /// </summary>
+    private static (int Master, List<int> Workers) Group(int holder, HashSet<int> holders, Dictionary<int, int> parents)
+    {
+        if (Program(holder) is not { } program)
+        {
+            return (holder, []);
+        }
+
+        var master = holder;
+        for (var steps = 0; steps < 4096 && parents.TryGetValue(master, out var parent) && holders.Contains(parent) && Program(parent) == program; steps++)
+        {
+            master = parent;
+        }
+
+        return (master, [.. holders.Where(pid => pid != master && IsDescendant(pid, master, parents) && Program(pid) == program).Order()]);
+    }
+
+    /// <summary>The masters of <paramref name="processes"/> (each a holder of the socket), once each, in order.</summary>
+    private static List<int> Masters(IEnumerable<int> processes, HashSet<int> holders, Dictionary<int, int> parents) =>
+        [.. processes.Select(pid => Group(pid, holders, parents).Master).Distinct().Order()];
+
+    /// <summary>The program a process runs (<c>/proc/PID/exe</c>'s target); null when it cannot be read (another user's, exited).</summary>
+    private static string? Program(int processId)
+    {
+        try
+        {
+            return new FileInfo($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/exe").LinkTarget;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     /// <summary>"PID 1234 (dotnet Freight.Cli.dll)", for each of <paramref name="processIds"/>.</summary>

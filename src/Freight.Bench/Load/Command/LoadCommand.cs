@@ -327,7 +327,8 @@ public static class LoadCommand
         {
             var found = ServerProcessFinder.Find(name);
 
-            // Several of one name (two apps, a build's and a run's dotnet): the one listening on the URL's port is the server.
+            // Several of one name (two apps, a build's and a run's dotnet, nginx's master and workers): the one listening on the
+            // URL's port is the server, a pre-fork server's master standing for its workers.
             if (found.Count > 1 && ServerListener.Listening(url, found) is [var listening])
             {
                 found = [listening];
@@ -352,9 +353,11 @@ public static class LoadCommand
         }
 
         string? serverNote = null;
+        IReadOnlyList<int> serverWorkers = [];
         if (serverPid is { } given)
         {
-            (serverPid, serverNote, problem) = ServerListener.Check(url, given, serverOption);
+            var choice = ServerListener.Check(url, given, serverOption);
+            (serverPid, serverNote, problem, serverWorkers) = (choice.ProcessId, choice.Note, choice.Problem, choice.Workers);
             if (problem is not null)
             {
                 return null;
@@ -400,6 +403,7 @@ public static class LoadCommand
             Multipart = parse.GetValue(Multipart),
             Runs = parse.GetValue(Runs) ?? 1,
             ServerProcessId = serverPid,
+            ServerWorkers = serverWorkers,
             ServerNote = serverNote,
             JsonPath = parse.GetValue(Json)?.FullName,
             MarkdownPath = parse.GetValue(Markdown)?.FullName,

@@ -113,7 +113,7 @@ public static class LoadReport
             result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds)
         {
             ClientAllowedCpus = measured.ClientSamples.LastOrDefault()?.AllowedCpus ?? Environment.ProcessorCount,
-            ServerProcessId = settings.ServerProcessId,
+            ServerProcessId = measured.ServerExitedProcessId ?? settings.ServerProcessId,
             ServerExited = measured.ServerExited,
             Gc = counters is { Count: > 0 } ? new GcPressure(TimeInGcPercent(counters, seconds), row.Counters?.Gen2Collections, row.Counters?.AllocationBytesPerSecond) : null,
             OthersCpuCores = OthersCpu(measured, clientCpuSeconds, server),
@@ -126,6 +126,7 @@ public static class LoadReport
         {
             ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
             ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
+            ServerWorkerProcessIds = settings.ServerWorkers.Count > 0 ? settings.ServerWorkers : null,
             ClientAllowedCpus = inputs.ClientAllowedCpus,
             ServerExited = inputs.ServerExited ? true : null,
             GcTimePercent = inputs.Gc?.TimeInGcPercent,
@@ -253,8 +254,9 @@ public static class LoadReport
             $"client     {Cost(row.Client, moved)}, {SaturationRule.Share(blame.ClientCpuCores, blame.ClientAllowedCpus ?? 1)}, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)
         {
+            var processes = blame.ServerWorkerProcessIds is { Count: > 0 } workers ? string.Create(CultureInfo.InvariantCulture, $" ({workers.Count + 1} processes summed)") : "";
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server, moved)}, {SaturationRule.Share(blame.ServerCpuCores ?? 0, blame.ServerAllowedCpus ?? 1)} ({CountText.Format(blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {blame.ServerThreadsMax}");
+                $"server     {Cost(row.Server, moved)}, {SaturationRule.Share(blame.ServerCpuCores ?? 0, blame.ServerAllowedCpus ?? 1)} ({CountText.Format(blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {blame.ServerThreadsMax}{processes}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,

@@ -31,7 +31,7 @@ public static class LoadSession
         string? countersNote = null;
         await using var counters = settings.ServerProcessId is { } pid ? RuntimeCounterWatch.TryStart(pid, out countersNote) : null;
         var client = new ProcessWatch(Environment.ProcessId);
-        var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid) : null;
+        var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid, settings.ServerWorkers) : null;
         using var stopWatches = new CancellationTokenSource();
         var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
 
@@ -61,6 +61,7 @@ public static class LoadSession
         var report = LoadReport.Build(settings, new LoadMeasurements(runs, client.Samples, server?.Samples, counters?.Values, countersNote)
         {
             ServerExited = server?.Exited ?? false,
+            ServerExitedProcessId = server?.ExitedProcessId,
             MachineBefore = machineBefore,
             MachineAfter = machineAfter,
         });
@@ -151,6 +152,9 @@ public sealed record LoadMeasurements(
 {
     /// <summary>The server process was gone at a sample during the run.</summary>
     public bool ServerExited { get; init; }
+
+    /// <summary>Which of the server's processes was gone (<see cref="ServerExited"/>): the one sampled, or a worker of it.</summary>
+    public int? ServerExitedProcessId { get; init; }
 
     /// <summary>The machine's CPU when the run started and when it ended: what other processes used between.</summary>
     public MachineCpuSnapshot? MachineBefore { get; init; }

@@ -18,7 +18,13 @@ public sealed record LoadSettings
     /// <summary>The server process to sample (<c>--server-pid</c>, or the one <c>--server-process</c> named).</summary>
     public int? ServerProcessId { get; init; }
 
-    /// <summary>Said at the start when the server sampled is not the process named: the child of it that listens on the URL's port.</summary>
+    /// <summary>The processes sampled with <see cref="ServerProcessId"/>, their figures summed: a pre-fork server's workers.</summary>
+    public IReadOnlyList<int> ServerWorkers { get; init; } = [];
+
+    /// <summary>
+    /// Said at the start when the server sampled is not the process named, or not alone: the child of it that listens on
+    /// the URL's port, a pre-fork server's workers.
+    /// </summary>
     public string? ServerNote { get; init; }
 
     public string? JsonPath { get; init; }

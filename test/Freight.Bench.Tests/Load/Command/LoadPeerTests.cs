@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
 using Freight.Bench.Peers;
@@ -8,8 +9,8 @@ using Freight.Lab.Payload;
 namespace Freight.Bench.Tests.Load.Command;
 
 /// <summary>
-/// <c>freight load</c> against real servers started here: nginx (a file's GET, a WebDAV PUT), sampled through
-/// <c>/proc</c> as a server that is not .NET, and <c>freight serve</c>'s files API. These fail, never skip,
+/// <c>freight load</c> against real servers started here: nginx (a file's GET, a WebDAV PUT; one process, or a master
+/// and its workers), sampled through <c>/proc</c> as a server that is not .NET, and <c>freight serve</c>'s files API. These fail, never skip,
 /// when nginx is missing: <c>./test.sh</c> installs it (scripts/install-peers.sh).
 /// </summary>
 public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFilesServer>
@@ -39,6 +40,78 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
         Assert.Equal(nginx.ProcessId, row.Blame!.ServerProcessId);
         Assert.StartsWith("not a .NET process", row.Blame.RuntimeCounters, StringComparison.Ordinal);
         Assert.Contains(row.Blame.Verdict, new[] { "client-bound", "server-bound", "neither" });
+    }
+
+    /// <summary>
+    /// nginx as it runs in production: a master and two workers, which inherit its listening socket and serve. Given the
+    /// master, the run measured the master alone, which only holds the socket ("server 0 % of 200 %", the verdict
+    /// 'neither'): all three are measured, their CPU, resident sets and threads summed, and a line says so. Given a
+    /// worker, or nginx by name (master and workers all hold the socket: "5 processes … name one"), the same three.
+    /// </summary>
+    [Theory]
+    [InlineData("master")]
+    [InlineData("worker")]
+    [InlineData("name")]
+    public async Task NginxMasterAndWorkers_ServerPidOfAnyOrProcessName_MeasuresAllThreeAndSaysSo(string named)
+    {
+        using var site = new PeerDirectory();
+        var bytes = site.WriteFile("1m.bin", 1024 * 1024);
+        await using var nginx = await Nginx.StartAsync(new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2 }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+        var (master, workers) = (nginx.ProcessId, nginx.WorkerProcessIds);
+        Assert.Equal(2, workers.Count);
+        string[] server = named switch
+        {
+            "master" => ["--server-pid", Id(master)],
+            "worker" => ["--server-pid", Id(workers[1])],
+            _ => ["--server-process", "nginx"],
+        };
+
+        var run = await LoadCli.RunAsync([new Uri(nginx.BaseAddress, "1m.bin").ToString(), "-c", "4", "-d", "2", "--expect-status", "200",
+            "--expect-sha256", Convert.ToHexStringLower(SHA256.HashData(bytes)), .. server, "--no-progress"]);
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        var stdout = run.Stdout.Split('\n');
+        Assert.Equal(
+            $"server: PID {master} (nginx) and its 2 workers ({workers[0]}, {workers[1]}), which listen on :{nginx.BaseAddress.Port}"
+            + (named == "worker" ? $" (PID {workers[1]}, given, is one of the workers)" : ""),
+            stdout[0]);
+        var blame = run.Row.Blame!;
+        Assert.Equal(master, blame.ServerProcessId);
+        Assert.Equal(workers, blame.ServerWorkerProcessIds);
+
+        // nginx's processes have one thread each: three summed. The workers served every byte: the master alone read 0 %.
+        Assert.Equal(3, blame.ServerThreadsMax);
+        Assert.True(blame.ServerCpuCores > 0, run.Stdout);
+        Assert.EndsWith(", threads max 3 (3 processes summed)", Assert.Single(stdout, line => line.StartsWith("server ", StringComparison.Ordinal)), StringComparison.Ordinal);
+        Assert.StartsWith("not a .NET process", blame.RuntimeCounters, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A worker killed during the run (its master forks another, not measured): as when a server of one process exits,
+    /// what was measured says nothing of the run's end, so no verdict, naming the worker.
+    /// </summary>
+    [Fact]
+    public async Task NginxWorkerKilledDuringTheRun_NoVerdictNamesTheWorker()
+    {
+        using var site = new PeerDirectory();
+        site.WriteFile("4k.bin", 4096);
+        await using var nginx = await Nginx.StartAsync(new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2 }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+        var worker = nginx.WorkerProcessIds[0];
+
+        var running = LoadCli.RunAsync(new Uri(nginx.BaseAddress, "4k.bin").ToString(), "-c", "2", "-d", "4", "--server-pid", Id(nginx.ProcessId), "--no-progress");
+        await LoadCli.WaitForClientsAsync(nginx.BaseAddress.Port);
+        using (var process = Process.GetProcessById(worker))
+        {
+            process.Kill();
+        }
+
+        var run = await running;
+
+        Assert.Contains($"verdict    no verdict: the server process ({worker}) exited during the run\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
+        Assert.True(run.Row.Blame.ServerExited);
     }
 
     [Fact]
@@ -120,4 +193,6 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
         Assert.Matches(@"(?m)^failures   error 2 — first: TLS handshake failed: the server's certificate is not the one pinned$", run.Stdout);
         Assert.Equal("tls_failed", run.Row.FirstFailure!.Code);
     }
+
+    private static string Id(int processId) => processId.ToString(CultureInfo.InvariantCulture);
 }
