@@ -159,7 +159,6 @@ public static class SaturationRule
         return new Saturation(SaturationVerdict.Neither, $"neither side saturated — network or latency bound: {cpu}{tooFew}");
     }
 
-
     /// <summary>
     /// The reason for a server that may run on every core of the machine, sharing them with the client, when the machine's
     /// cores were saturated (client, server and other processes together above <see cref="Threshold"/> of them) and the
