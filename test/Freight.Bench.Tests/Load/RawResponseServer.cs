@@ -7,20 +7,22 @@ namespace Freight.Bench.Tests.Load;
 /// <summary>
 /// A raw socket server on 127.0.0.1:0 for what Kestrel never does: it answers every request head (up to
 /// CRLFCRLF) with canned bytes, the given responses in turn across all connections, and can close each
-/// connection after one response (an idle close without notice, or the end of a body read to the close).
+/// connection after one response (an idle close without notice, or the end of a body read to the close) or reset it.
 /// </summary>
 internal sealed class RawResponseServer : IAsyncDisposable
 {
     private readonly TcpListener _listener;
     private readonly byte[][] _responses;
     private readonly bool _closeAfterResponse;
+    private readonly bool _resetAfterResponse;
     private readonly Task _accepting;
     private int _answered;
 
-    private RawResponseServer(byte[][] responses, bool closeAfterResponse)
+    private RawResponseServer(byte[][] responses, bool closeAfterResponse, bool resetAfterResponse = false)
     {
         _responses = responses;
         _closeAfterResponse = closeAfterResponse;
+        _resetAfterResponse = resetAfterResponse;
         _listener = new TcpListener(IPAddress.Loopback, 0);
         _listener.Start();
         _accepting = AcceptAsync();
@@ -30,6 +32,10 @@ internal sealed class RawResponseServer : IAsyncDisposable
 
     public static RawResponseServer Start(string response, bool closeAfterResponse) =>
         new([Encoding.ASCII.GetBytes(response)], closeAfterResponse);
+
+    /// <summary>Sends <paramref name="response"/>, then resets the connection (RST, not FIN: a crashed or killed server).</summary>
+    public static RawResponseServer StartResetting(string response) =>
+        new([Encoding.ASCII.GetBytes(response)], closeAfterResponse: false, resetAfterResponse: true);
 
     /// <summary>Answers request n (0-based, over all connections) with <paramref name="responses"/>[n mod count].</summary>
     public static RawResponseServer Start(IReadOnlyList<byte[]> responses, bool closeAfterResponse) =>
@@ -80,6 +86,13 @@ internal sealed class RawResponseServer : IAsyncDisposable
                         pending.Remove(0, end + 4);
                         var response = _responses[(Interlocked.Increment(ref _answered) - 1) % _responses.Length];
                         await socket.SendAsync(response, SocketFlags.None);
+                        if (_resetAfterResponse)
+                        {
+                            // A zero linger time makes the close send RST.
+                            socket.LingerState = new LingerOption(true, 0);
+                            return;
+                        }
+
                         if (_closeAfterResponse)
                         {
                             // Let the response reach the client before the FIN, as an idle-timeout close would.

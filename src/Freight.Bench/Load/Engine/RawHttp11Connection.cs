@@ -82,7 +82,8 @@ internal sealed class RawHttp11Connection : IDisposable
     /// decoded data) and how the body differed from the expectation (null when it matched or was not compared). A reused
     /// connection that the server closed while idle (no byte of a response came back) is reopened and an
     /// idempotent request sent again, once. Throws <see cref="SocketException"/>
-    /// (refused, reset), <see cref="HttpRequestException"/> (closed before any response: <see cref="HttpRequestError.ResponseEnded"/>),
+    /// (refused, reset), <see cref="HttpRequestException"/> (closed before any response or part-way through its head:
+    /// <see cref="HttpRequestError.ResponseEnded"/>),
     /// <see cref="HttpIOException"/> (closed mid-response: <see cref="HttpRequestError.ResponseEnded"/>), <see cref="InvalidDataException"/>
     /// (malformed response) or <see cref="OperationCanceledException"/>; the connection is closed then.
     /// </summary>
@@ -227,7 +228,9 @@ internal sealed class RawHttp11Connection : IDisposable
                         return (-1, 0, null);
                     }
 
-                    throw new IOException("The server closed the connection in the middle of a response head.");
+                    // Half a head is no response, as HttpClient has it (its SendAsync throws this too): counted as the
+                    // close before answering, which it had been apart from, as an error. Not retried: bytes came.
+                    throw new HttpRequestException(HttpRequestError.ResponseEnded, "The server closed the connection in the middle of a response head.");
                 }
             }
 

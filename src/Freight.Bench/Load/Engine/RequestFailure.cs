@@ -44,7 +44,8 @@ internal static class RequestFailures
             return SocketFailure.Of(socket.SocketErrorCode).Dropped ? RequestFailure.Socket : RequestFailure.Error;
         }
 
-        // SendAsync's own exception, HttpClient's or the raw transport's: the server closed before the response began.
+        // SendAsync's own exception, HttpClient's or the raw transport's: the server closed before the response began,
+        // or part-way through its head (no status and headers to count as a response).
         if (exception is HttpRequestException { HttpRequestError: HttpRequestError.ResponseEnded })
         {
             return RequestFailure.Socket;

@@ -282,6 +282,27 @@ public sealed class LoadCommandTests
         Assert.Contains("failures   reset 3 — first: the server closed the connection before answering\n", run.Stdout, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("GET", false)]
+    [InlineData("HEAD", false)]
+    [InlineData("GET", true)]
+    [InlineData("HEAD", true)]
+    public async Task AnyMethod_ServerClosesPartWayThroughTheHead_ResetsSaidClosedOrReset(string method, bool reset)
+    {
+        // GET goes through the raw HTTP/1.1 client, HEAD through HttpClient. Half a head is no response: a close then
+        // is the close before answering (the raw client had counted it as an error), a reset the reset.
+        const string halfHead = "HTTP/1.1 200 OK\r\nContent-Le";
+        await using var server = reset ? RawResponseServer.StartResetting(halfHead) : RawResponseServer.Start(halfHead, closeAfterResponse: true);
+
+        var run = await LoadCli.RunAsync(server.Url.ToString(), "-X", method, "-c", "1", "-n", "3", "--timeout", "5", "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        Assert.Equal(new Dictionary<string, long> { ["reset"] = 3 }, run.Row.Failures);
+        Assert.Equal(
+            reset ? new FailureReason("connection_reset", "connection reset by the server") : new FailureReason("connection_closed", "the server closed the connection before answering"),
+            run.Row.FirstFailure);
+    }
+
     [Fact]
     public async Task Post_MultipartPayload_ServerFindsTheFilePartExit0()
     {
