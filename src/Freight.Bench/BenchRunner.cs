@@ -252,9 +252,17 @@ public sealed class BenchRunner(BenchOptions options, TextWriter output, IBenchP
             }
 
             await output.WriteLineAsync($"result: {jsonPath}");
-            foreach (var csv in SeriesCsv.Write(report, jsonPath))
+            try
             {
-                await output.WriteLineAsync($"time series: {csv}");
+                foreach (var csv in await SeriesCsv.WriteAsync(report, jsonPath))
+                {
+                    await output.WriteLineAsync($"time series: {csv}");
+                }
+            }
+            catch (Exception failed) when (failed is IOException or UnauthorizedAccessException)
+            {
+                // The series are in the result just written too: say so and go on to the report.
+                await output.WriteLineAsync($"bench: the time series could not be written beside {jsonPath} (they are in it): {failed.Message}");
             }
 
             if (!options.NoReport)

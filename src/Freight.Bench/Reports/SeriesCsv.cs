@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Freight.Bench.Cli;
 using Freight.Bench.Results;
 
 namespace Freight.Bench.Reports;
@@ -10,15 +11,17 @@ public static class SeriesCsv
     public const string Header = "second,connections,completions,failures,p50Seconds,p99Seconds,threadPoolThreads,threadPoolQueueLength,cpuPercent,processThreads";
 
     /// <summary>
-    /// Returns the paths written: <c>RESULT.SCENARIO.csv</c> (slashes become dashes), for the threads suite's
-    /// rows. Static rows carry series too, but one scenario has a row per file size and connection count, so
-    /// its name would not say which: theirs stay in the JSON and the report.
+    /// Writes <c>RESULT.SCENARIO.csv</c> (slashes become dashes) for the threads suite's rows and returns the paths, as
+    /// every result file is written (<see cref="ResultFile.WriteAllAsync"/>): each whole or not at all, and none when
+    /// one of them cannot be (written in place, a failure or Ctrl+C part-way left a truncated file). Static rows carry
+    /// series too, but one scenario has a row per file size and connection count, so its name would not say which:
+    /// theirs stay in the JSON and the report.
     /// </summary>
-    public static IReadOnlyList<string> Write(BenchReport report, string jsonPath)
+    public static async Task<IReadOnlyList<string>> WriteAsync(BenchReport report, string jsonPath)
     {
         ArgumentNullException.ThrowIfNull(report);
         ArgumentNullException.ThrowIfNull(jsonPath);
-        var written = new List<string>();
+        var files = new List<KeyValuePair<string, string>>();
         var stem = Path.ChangeExtension(jsonPath, null);
         foreach (var result in report.Results)
         {
@@ -27,12 +30,11 @@ public static class SeriesCsv
                 continue;
             }
 
-            var path = $"{stem}.{result.Scenario.Replace('/', '-')}.csv";
-            File.WriteAllText(path, Render(series));
-            written.Add(path);
+            files.Add(new($"{stem}.{result.Scenario.Replace('/', '-')}.csv", Render(series)));
         }
 
-        return written;
+        await ResultFile.WriteAllAsync(files);
+        return [.. files.Select(f => f.Key)];
     }
 
     public static string Render(IEnumerable<SeriesPoint> series)
