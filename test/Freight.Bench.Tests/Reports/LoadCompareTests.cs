@@ -213,6 +213,9 @@ public sealed class LoadCompareTests
         Assert.NotEmpty(rows);
         Assert.All(rows, row => Assert.False(row.Contains(CompareReport.Better, StringComparison.Ordinal) || row.Contains(CompareReport.Worse, StringComparison.Ordinal), row));
         Assert.StartsWith("245", Row(table, "latency p99 (ms)")[1], StringComparison.Ordinal);
+
+        // p50 is judged from its runs at any count of responses (CompareMetrics, P99Runs): a median is not the slowest one.
+        Assert.EndsWith("≈ [0.833–1.134×]", Row(table, "latency p50 (ms)")[2], StringComparison.Ordinal);
     }
 
     [Fact]
