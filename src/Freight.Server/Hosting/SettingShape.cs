@@ -271,12 +271,23 @@ internal sealed class SettingShape
     private static string ListGivenAValue(string path)
     {
         var name = path[(path.LastIndexOf(':') + 1)..];
-        var lastWord = name[Math.Max(0, LastUpper(name))..];
-        var item = lastWord.Length > 1 && lastWord.EndsWith('s') ? lastWord[..^1].ToLowerInvariant() : "item";
+        var item = Singular(name[Math.Max(0, LastUpper(name))..]);
         var environment = path.StartsWith(FreightServerOptions.SectionName + ":", StringComparison.OrdinalIgnoreCase)
             ? $", or FREIGHT_{path[(FreightServerOptions.SectionName.Length + 1)..].Replace(":", "__", StringComparison.Ordinal)}__0={item.ToUpperInvariant()}"
             : "";
         return $"{path} is a list: give each {item} with an index, --{path}:0 {item.ToUpperInvariant()}{environment} (a JSON array in appsettings.json).";
+    }
+
+    /// <summary>One of a list named by its plural: Tokens → token, Origins → origin, Proxies → proxy (not "proxie").</summary>
+    private static string Singular(string plural)
+    {
+        var word = plural.ToLowerInvariant();
+        if (word.Length > 3 && word.EndsWith("ies", StringComparison.Ordinal))
+        {
+            return word[..^3] + "y";
+        }
+
+        return word.Length > 1 && word.EndsWith('s') ? word[..^1] : "item";
     }
 
     private static int LastUpper(string name)

@@ -129,6 +129,8 @@ public sealed class ServerOptionsTests : IDisposable
     [Theory]
     [InlineData("--Freight:Files:WriteTokens", "wtok", "Freight:Files:WriteTokens is a list: give each token with an index, --Freight:Files:WriteTokens:0 TOKEN, or FREIGHT_Files__WriteTokens__0=TOKEN (a JSON array in appsettings.json).")]
     [InlineData("--Freight:Files:ReadTokens", "rtok", "Freight:Files:ReadTokens is a list: give each token with an index, --Freight:Files:ReadTokens:0 TOKEN, or FREIGHT_Files__ReadTokens__0=TOKEN (a JSON array in appsettings.json).")]
+    [InlineData("--Freight:TrustedProxies", "127.0.0.1", "Freight:TrustedProxies is a list: give each proxy with an index, --Freight:TrustedProxies:0 PROXY, or FREIGHT_TrustedProxies__0=PROXY (a JSON array in appsettings.json).")]
+    [InlineData("--Freight:CorsOrigins", "https://app.example.com", "Freight:CorsOrigins is a list: give each origin with an index, --Freight:CorsOrigins:0 ORIGIN, or FREIGHT_CorsOrigins__0=ORIGIN (a JSON array in appsettings.json).")]
     [InlineData("--Freight:Http2", "5", "Freight:Http2 holds settings, not a value: set its keys, e.g. --Freight:Http2:InitialConnectionWindowBytes VALUE.")]
     [InlineData("--Freight:Lab:Enabled", "false", "Freight:Lab:Enabled is not a setting: Freight:Lab takes one value, with no keys below it.")]
     public void Create_SettingOfTheWrongShape_ThrowsSayingHowToGiveIt(string option, string value, string failure)
