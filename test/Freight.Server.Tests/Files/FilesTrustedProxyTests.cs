@@ -41,6 +41,70 @@ public sealed class FilesTrustedProxyTests(FilesTrustedProxyTests.TrustedProxySe
         Assert.Null(await ListedAsync(untrusted, $"{root}/forged.bin"));
     }
 
+    /// <summary>
+    /// Behind <c>location /freight/ { proxy_pass http://freight/; proxy_set_header X-Forwarded-Prefix /freight; }</c>
+    /// serve sees <c>/files/…</c>, but the client knows only <c>/freight/files/…</c>: every URL serve hands out (a PUT's
+    /// Location, a tus upload's Location, a finished upload's Content-Location, the 404's listing hint) carries the prefix.
+    /// </summary>
+    [Fact]
+    public async Task Urls_ForwardedPrefixFromATrustedProxy_StartWithThePrefix()
+    {
+        var urls = await HandedOutUrlsAsync(trusted, NewRoot());
+
+        Assert.Equal(
+            [$"/freight/files/{urls.Root}/pre/x.txt", "/freight/tus/" + urls.UploadId, $"/freight/files/{urls.Root}/done.bin", $"GET /freight/files?prefix={urls.Root}/pre lists it."],
+            [urls.FileLocation, urls.UploadLocation, urls.ContentLocation, urls.NotFoundHint]);
+    }
+
+    [Fact]
+    public async Task Urls_ForwardedPrefixFromAnUntrustedPeer_IsIgnored()
+    {
+        var urls = await HandedOutUrlsAsync(untrusted, NewRoot());
+
+        Assert.Equal(
+            [$"/files/{urls.Root}/pre/x.txt", "/tus/" + urls.UploadId, $"/files/{urls.Root}/done.bin", $"GET /files?prefix={urls.Root}/pre lists it."],
+            [urls.FileLocation, urls.UploadLocation, urls.ContentLocation, urls.NotFoundHint]);
+    }
+
+    /// <summary>
+    /// The URLs serve answers requests with, each sent with <c>X-Forwarded-Prefix: /freight</c> to the paths serve itself
+    /// has (a proxy strips the prefix): a PUT, a tus creation and its one PATCH, a GET of a folder.
+    /// </summary>
+    private static async Task<HandedOutUrls> HandedOutUrlsAsync(FilesServer server, string root)
+    {
+        var prefix = ("X-Forwarded-Prefix", "/freight");
+        using var put = await PutAsync(server, $"{root}/pre/x.txt", Content(10, seed: 34), prefix);
+        await AssertStatusAsync(put, HttpStatusCode.Created);
+
+        using var create = await SendAsync(server, HttpMethod.Post, "/tus/", prefix, ("Tus-Resumable", "1.0.0"), ("Upload-Length", "3"),
+            ("Upload-Metadata", "filename " + Convert.ToBase64String(System.Text.Encoding.UTF8.GetBytes($"{root}/done.bin"))));
+        await AssertStatusAsync(create, HttpStatusCode.Created);
+        var uploadLocation = create.Headers.Location!.OriginalString;
+        var id = uploadLocation[(uploadLocation.LastIndexOf('/') + 1)..];
+        using (var patch = server.Request(HttpMethod.Patch, Infrastructure.Protocol.Http11, "/tus/" + id))
+        {
+            patch.Headers.Add(prefix.Item1, prefix.Item2);
+            patch.Headers.Add("Tus-Resumable", "1.0.0");
+            patch.Headers.Add("Upload-Offset", "0");
+            patch.Content = new ByteArrayContent(Content(3, seed: 35));
+            patch.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/offset+octet-stream");
+            using var patched = await server.Client.SendAsync(patch);
+            await AssertStatusAsync(patched, HttpStatusCode.NoContent);
+        }
+
+        using var head = await SendAsync(server, HttpMethod.Head, "/tus/" + id, prefix, ("Tus-Resumable", "1.0.0"));
+        await AssertStatusAsync(head, HttpStatusCode.OK);
+
+        using var folder = await SendAsync(server, HttpMethod.Get, $"/files/{root}/pre", prefix);
+        await ProblemAssert.IsProblemAsync(folder, HttpStatusCode.NotFound);
+        using var problem = System.Text.Json.JsonDocument.Parse(await folder.Content.ReadAsStringAsync());
+        var detail = problem.RootElement.GetProperty("detail").GetString()!;
+
+        return new HandedOutUrls(root, id, put.Headers.Location!.OriginalString, uploadLocation, head.Content.Headers.ContentLocation?.OriginalString ?? "(none)", detail[detail.IndexOf("GET ", StringComparison.Ordinal)..]);
+    }
+
+    private sealed record HandedOutUrls(string Root, string UploadId, string FileLocation, string UploadLocation, string ContentLocation, string NotFoundHint);
+
     /// <summary>A PUT from <paramref name="forwardedFor"/> that has sent half its body and waits: its slot is taken.</summary>
     private static async Task<RawHttpConnection> HoldUploadAsync(FilesServer server, string key, string forwardedFor)
     {
