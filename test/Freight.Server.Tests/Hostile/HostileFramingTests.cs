@@ -169,7 +169,7 @@ public sealed class HostileFramingTests(FileSystemFilesServer server) : IClassFi
         await AssertAbsentAsync(server, key);
     }
 
-    /// <summary>Heads past Kestrel's limits (32 KiB of headers, 100 fields, 8 KiB request line) or with obsolete line folding: refused by Kestrel itself before any handler runs.</summary>
+    /// <summary>Heads past Kestrel's limits (32 KiB of headers, 100 fields, 8 KiB request line), with obsolete line folding or an HTTP/1.0 body without a length: refused by Kestrel itself before any handler runs.</summary>
     public static TheoryData<string, int, Transport> OversizedOrFoldedHeads()
     {
         var cases = new TheoryData<string, int, Transport>();
@@ -181,6 +181,8 @@ public sealed class HostileFramingTests(FileSystemFilesServer server) : IClassFi
             cases.Add("obs-fold", 400, transport);
             cases.Add("two-hosts", 400, transport);
             cases.Add("no-host", 400, transport);
+            cases.Add("http10-put-without-length", 400, transport);
+            cases.Add("http10-tus-creation-without-length", 400, transport);
         }
 
         return cases;
@@ -201,6 +203,10 @@ public sealed class HostileFramingTests(FileSystemFilesServer server) : IClassFi
             "obs-fold" => $"PUT {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: text/plain\r\n ;charset=utf-8\r\nContent-Length: 5\r\n\r\n",
             "two-hosts" => $"PUT {path} HTTP/1.1\r\nHost: {authority}\r\nHost: other\r\nContent-Length: 5\r\n\r\n",
             "no-host" => $"PUT {path} HTTP/1.1\r\nContent-Length: 5\r\n\r\n",
+            // HTTP/1.0 has no chunked framing, so a POST or PUT without Content-Length would run to the connection's end:
+            // Kestrel refuses it. nginx speaks HTTP/1.0 upstream unless told proxy_http_version 1.1 (docs/server.md).
+            "http10-put-without-length" => $"PUT {path} HTTP/1.0\r\nHost: {authority}\r\n\r\n",
+            "http10-tus-creation-without-length" => $"POST /tus/ HTTP/1.0\r\nHost: {authority}\r\nTus-Resumable: 1.0.0\r\nUpload-Length: 5\r\n\r\n",
             _ => throw new ArgumentOutOfRangeException(nameof(kind)),
         };
         var before = server.DataDirectorySnapshot();
