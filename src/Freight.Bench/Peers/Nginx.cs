@@ -9,7 +9,8 @@ namespace Freight.Bench.Peers;
 /// <summary>
 /// nginx as the static-file peer: one process of the system's nginx (<c>scripts/install-peers.sh</c>
 /// installs it), serving a directory on a free 127.0.0.1 port with its whole state (config, pid, logs,
-/// temporary files) in a work directory of ours. The system's nginx service is never involved.
+/// temporary files) in a work directory of ours. The system's nginx service is never involved. The same
+/// process runs as a reverse proxy in front of <c>freight serve</c> for the tests of the shipped proxy config.
 /// </summary>
 public static class Nginx
 {
@@ -30,21 +31,43 @@ public static class Nginx
     /// nginx is not installed. Throws <see cref="InvalidOperationException"/> with the error log's tail when
     /// it does not start.
     /// </summary>
-    public static async Task<NginxServer?> StartAsync(NginxSiteOptions options, CancellationToken cancellationToken)
+    public static Task<NginxServer?> StartAsync(NginxSiteOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);
+        var site = Resolve(options);
+        return StartAsync(site, port => BuildConfig(site, port), cancellationToken);
+    }
+
+    /// <summary>
+    /// Starts nginx as a reverse proxy of the caller's (a test's, in front of <c>freight serve</c>): the same one process
+    /// with its whole state in <paramref name="workDirectory"/>, whose http block holds the temp paths there and then
+    /// <paramref name="servers"/>' text for the free port it is given: upstream and server blocks, one of which listens
+    /// on <c>127.0.0.1:PORT</c>. Null when nginx is not installed; throws as <see cref="StartAsync(NginxSiteOptions, CancellationToken)"/> does.
+    /// </summary>
+    public static Task<NginxServer?> StartProxyAsync(string workDirectory, Func<int, string> servers, CancellationToken cancellationToken)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(workDirectory);
+        ArgumentNullException.ThrowIfNull(servers);
+        var work = Path.TrimEndingDirectorySeparator(Path.GetFullPath(workDirectory));
+        Directory.CreateDirectory(work);
+        // No directory is served: the work directory stands as the site's root.
+        var site = new NginxSite(work, work, PutDirectory: null, PutTempDirectory: null);
+        return StartAsync(site, port => BuildProxyConfig(site, servers(port)), cancellationToken);
+    }
+
+    private static async Task<NginxServer?> StartAsync(NginxSite site, Func<int, string> buildConfig, CancellationToken cancellationToken)
+    {
         var executable = Find();
         if (executable is null)
         {
             return null;
         }
 
-        var site = Resolve(options);
         var version = await GetVersionAsync(executable, cancellationToken);
         for (var attempt = 1; ; attempt++)
         {
             var port = FreeLoopbackPort();
-            await File.WriteAllTextAsync(site.ConfigPath, BuildConfig(site, port), cancellationToken);
+            await File.WriteAllTextAsync(site.ConfigPath, buildConfig(port), cancellationToken);
             File.Delete(site.PidPath);
             File.Delete(site.ErrorLogPath);
 
@@ -105,13 +128,7 @@ public static class Nginx
     {
         var config = new StringBuilder();
         config.AppendLine(CultureInfo.InvariantCulture, $$"""
-            # Written for one run by the Freight bench (Freight.Bench.Peers.Nginx): its state stays in this directory.
-            daemon off;
-            master_process {{(site.WorkerProcesses is null ? "off" : "on")}};
-            worker_processes {{site.WorkerProcesses ?? 1}};{{(site.WorkerProcesses is not null && Environment.IsPrivilegedProcess ? "\nuser root;" : "")}}
-            error_log {{Quote(site.ErrorLogPath)}} warn;
-            pid {{Quote(site.PidPath)}};
-            lock_file {{Quote(Path.Combine(site.WorkDirectory, "nginx.lock"))}};
+            {{Preamble(site)}}
 
             events {
                 # Far above the 256 connections the static suite opens.
@@ -137,11 +154,7 @@ public static class Nginx
                     application/json json;
                 }
                 default_type application/octet-stream;
-                client_body_temp_path {{Quote(Path.Combine(site.WorkDirectory, "client_body_temp"))}};
-                proxy_temp_path {{Quote(Path.Combine(site.WorkDirectory, "proxy_temp"))}};
-                fastcgi_temp_path {{Quote(Path.Combine(site.WorkDirectory, "fastcgi_temp"))}};
-                uwsgi_temp_path {{Quote(Path.Combine(site.WorkDirectory, "uwsgi_temp"))}};
-                scgi_temp_path {{Quote(Path.Combine(site.WorkDirectory, "scgi_temp"))}};
+                {{TempPaths(site)}}
 
                 server {
                     listen 127.0.0.1:{{port}}{{(site.Tls ? " ssl" : "")}};
@@ -182,6 +195,45 @@ public static class Nginx
             """);
         return config.ToString();
     }
+
+    /// <summary>A reverse proxy's configuration: the process and temp paths of a site's, <paramref name="servers"/> for the rest.</summary>
+    internal static string BuildProxyConfig(NginxSite site, string servers) => $$"""
+        {{Preamble(site)}}
+
+        events {
+            worker_connections 1024;
+        }
+
+        http {
+            access_log off;
+            {{TempPaths(site)}}
+
+        {{servers}}
+        }
+        """;
+
+    /// <summary>
+    /// In the foreground, one process (no master, so its pid is the server's) unless <see cref="NginxSite.WorkerProcesses"/>
+    /// asks for a master and workers; its pid, lock and error log in the work directory.
+    /// </summary>
+    private static string Preamble(NginxSite site) => $"""
+        # Written for one run by Freight (Freight.Bench.Peers.Nginx): its state stays in this directory.
+        daemon off;
+        master_process {(site.WorkerProcesses is null ? "off" : "on")};
+        worker_processes {site.WorkerProcesses ?? 1};{(site.WorkerProcesses is not null && Environment.IsPrivilegedProcess ? "\nuser root;" : "")}
+        error_log {Quote(site.ErrorLogPath)} warn;
+        pid {Quote(site.PidPath)};
+        lock_file {Quote(Path.Combine(site.WorkDirectory, "nginx.lock"))};
+        """;
+
+    /// <summary>Every temp path nginx has, in the work directory: never /var/lib/nginx.</summary>
+    private static string TempPaths(NginxSite site) => $"""
+        client_body_temp_path {Quote(Path.Combine(site.WorkDirectory, "client_body_temp"))};
+            proxy_temp_path {Quote(Path.Combine(site.WorkDirectory, "proxy_temp"))};
+            fastcgi_temp_path {Quote(Path.Combine(site.WorkDirectory, "fastcgi_temp"))};
+            uwsgi_temp_path {Quote(Path.Combine(site.WorkDirectory, "uwsgi_temp"))};
+            scgi_temp_path {Quote(Path.Combine(site.WorkDirectory, "scgi_temp"))};
+        """;
 
     internal static NginxSite Resolve(NginxSiteOptions options)
     {
