@@ -42,6 +42,15 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         return new RawHttpConnection(socket, null);
     }
 
+    /// <summary>From the local address <paramref name="from"/> (127.0.0.2, say: every 127.x address is this machine's), so a server or proxy sees another client.</summary>
+    public static async Task<RawHttpConnection> OpenAsync(Uri address, System.Net.IPAddress from)
+    {
+        var socket = new Socket(from.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        socket.Bind(new System.Net.IPEndPoint(from, 0));
+        await socket.ConnectAsync(address.Host, address.Port);
+        return new RawHttpConnection(socket, null);
+    }
+
     /// <summary>HTTP/1.1 over TLS (ALPN http/1.1) to an https:// address, trusting only the certificate whose SHA-256 is <paramref name="fingerprint"/>.</summary>
     public static async Task<RawHttpConnection> OpenTlsAsync(Uri address, string fingerprint)
     {
