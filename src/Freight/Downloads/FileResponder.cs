@@ -340,7 +340,8 @@ public static class FileResponder
     /// <summary>
     /// The connection's sendfile, when this response may use it: cleartext (on a TLS listener that has
     /// <see cref="SendFileConnections"/> outside its TLS middleware, sendfile would put the file's plaintext under the TLS
-    /// stream), HTTP/1.x (an HTTP/2 body is framed, and its connection is never a <see cref="SendFileConnection"/>'s
+    /// stream; asked of the connection's TLS feature, not the request's scheme, which a trusted proxy's
+    /// <c>X-Forwarded-Proto: https</c> sets over a cleartext connection), HTTP/1.x (an HTTP/2 body is framed, and its connection is never a <see cref="SendFileConnection"/>'s
     /// anyway) and a body writer that is still Kestrel's own (a middleware that replaced it would see stand-ins for the
     /// file's bytes, not the bytes).
     /// </summary>
@@ -348,7 +349,7 @@ public static class FileResponder
     {
         var features = context.Features;
         if (features.Get<ISendFileFeature>() is not { } sendFile
-            || context.Request.IsHttps
+            || features.Get<ITlsConnectionFeature>() is not null
             || !(HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol))
             || !ReferenceEquals(features.Get<IHttpResponseBodyFeature>(), features.Get<IHttpResponseFeature>()))
         {

@@ -42,6 +42,25 @@ public sealed class FilesTrustedProxyTests(FilesTrustedProxyTests.TrustedProxySe
     }
 
     /// <summary>
+    /// A proxy that terminates TLS says <c>X-Forwarded-Proto: https</c>, which makes the request's scheme https, but its
+    /// connection to serve is cleartext: a large body still goes by sendfile (the scheme had turned it off).
+    /// </summary>
+    [Fact]
+    public async Task Get_ForwardedProtoHttpsOverCleartext_SendsTheFileBySendfile()
+    {
+        var key = $"{NewRoot()}/big.bin";
+        var content = Content(3 * Payloads.MiB, seed: 36);
+        await CreateAsync(trusted, key, content);
+        using var sendfile = new PortMeter("freight.sendfile.bytes", trusted.HttpAddress);
+
+        using var response = await SendAsync(trusted, HttpMethod.Get, "/files/" + key, ("X-Forwarded-Proto", "https"));
+
+        await AssertStatusAsync(response, HttpStatusCode.OK);
+        Assert.Equal(content, await response.Content.ReadAsByteArrayAsync());
+        Assert.Equal(content.Length, sendfile.Sum);
+    }
+
+    /// <summary>
     /// Behind <c>location /freight/ { proxy_pass http://freight/; proxy_set_header X-Forwarded-Prefix /freight; }</c>
     /// serve sees <c>/files/…</c>, but the client knows only <c>/freight/files/…</c>: every URL serve hands out (a PUT's
     /// Location, a tus upload's Location, a finished upload's Content-Location, the 404's listing hint) carries the prefix.
