@@ -71,6 +71,12 @@ public sealed class ScenarioResult
     /// <summary>Load scenarios: why the first failed request failed, a stable code and the words the summary prints.</summary>
     public FailureReason? FirstFailure { get; set; }
 
+    /// <summary>
+    /// <c>freight load</c>: the requests in flight when the run ended, cut, and the body bytes they had received: not in
+    /// <see cref="BytesPerSecond"/>, whose bytes are those of responses read whole and verified. Null when none was cut.
+    /// </summary>
+    public CutResponses? CutAtEnd { get; set; }
+
     /// <summary><c>freight load</c>: which side saturated, and the figures the verdict came from (docs/load.md, Blame).</summary>
     public LoadBlame? Blame { get; set; }
 

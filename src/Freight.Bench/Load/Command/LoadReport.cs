@@ -48,8 +48,19 @@ public static class LoadReport
         var row = ScenarioSummary.Row("load/" + options.Method.Method.ToLowerInvariant(), "load", Parameters(settings), verified ? null : Describe(result, failures));
         row.Runs = runs.Count;
         row.Transfers = (int)Math.Min(int.MaxValue, result.Responses);
-        row.BytesPerSecond = Summary.OfRuns([.. runs.Select(r => Moved(options, r.Result) / Math.Max(r.Result.Elapsed.TotalSeconds, 1e-9))]);
-        row.RequestsPerSecond = Summary.OfRuns([.. runs.Select(r => r.Result.RequestsPerSecond)]);
+
+        // No rate from no completion: a run cut before any response ended moved bytes that were never verified.
+        if (result.Responses > 0)
+        {
+            row.BytesPerSecond = Summary.OfRuns([.. runs.Select(r => Moved(options, r.Result) / Math.Max(r.Result.Elapsed.TotalSeconds, 1e-9))]);
+            row.RequestsPerSecond = Summary.OfRuns([.. runs.Select(r => r.Result.RequestsPerSecond)]);
+        }
+
+        if (result.CancelledAtEnd > 0)
+        {
+            row.CutAtEnd = new CutResponses(result.CancelledAtEnd, result.CutBodyBytes, result.CutDeclaredBytes > 0 ? result.CutDeclaredBytes : null);
+        }
+
         row.StatusCodes = ScenarioSummary.StatusCodes(result.StatusCodes);
         row.SocketErrors = result.SocketErrors;
         row.Timeouts = result.Timeouts;
@@ -203,6 +214,8 @@ public static class LoadReport
             Dropped = runs.Sum(r => r.Dropped),
             CancelledAtEnd = runs.Sum(r => r.CancelledAtEnd),
             BodyBytes = runs.Sum(r => r.BodyBytes),
+            CutBodyBytes = runs.Sum(r => r.CutBodyBytes),
+            CutDeclaredBytes = runs.Max(r => r.CutDeclaredBytes),
             BadResponses = runs.Sum(r => r.BadResponses),
             AnsweredBeforeBody = runs.Sum(r => r.AnsweredBeforeBody),
             BodyMismatches = runs.Sum(r => r.BodyMismatches),
@@ -228,8 +241,15 @@ public static class LoadReport
         text.AppendLine(CultureInfo.InvariantCulture, $"{row.Scenario}  {p.Url}  {p.Protocol}, {CountText.Format(p.Connections.GetValueOrDefault(), "connection")}, {p.Mode}, {runs}{result.Elapsed.TotalSeconds:0.00} s");
         var statuses = result.StatusCodes.Count == 0 ? "" : $" ({StatusList(result)})";
         var moved = Moved(settings.Engine, result);
-        text.AppendLine(CultureInfo.InvariantCulture,
-            $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {moved / Math.Max(result.Elapsed.TotalSeconds, 1e-9) / MiB:N1} MiB/s");
+        text.AppendLine(result.Responses == 0
+            ? "responses  0" + NoneCompleted(result)
+            : string.Create(CultureInfo.InvariantCulture,
+                $"responses  {result.Responses:N0}{statuses}  {result.RequestsPerSecond:N1} req/s  {moved / Math.Max(result.Elapsed.TotalSeconds, 1e-9) / MiB:N1} MiB/s"));
+        if (CutLine(settings, result) is { } cut)
+        {
+            text.AppendLine(cut);
+        }
+
         if (row.Runs > 1)
         {
             text.AppendLine(Spread(row));
@@ -251,12 +271,12 @@ public static class LoadReport
 
         var blame = row.Blame!;
         text.AppendLine(CultureInfo.InvariantCulture,
-            $"client     {Cost(row.Client, moved)}, {SaturationRule.Share(blame.ClientCpuCores, blame.ClientAllowedCpus ?? 1)}, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
+            $"client     {Cost(row.Client, moved, result)}, {SaturationRule.Share(blame.ClientCpuCores, blame.ClientAllowedCpus ?? 1)}, RSS max {Mib(row.Client?.WorkingSetBytesMax)}");
         if (row.Counters is { } c)
         {
             var processes = blame.ServerWorkerProcessIds is { Count: > 0 } workers ? string.Create(CultureInfo.InvariantCulture, $" ({workers.Count + 1} processes summed)") : "";
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"server     {Cost(row.Server, moved)}, {SaturationRule.Share(blame.ServerCpuCores ?? 0, blame.ServerAllowedCpus ?? 1)} ({CountText.Format(blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {blame.ServerThreadsMax}{processes}");
+                $"server     {Cost(row.Server, moved, result)}, {SaturationRule.Share(blame.ServerCpuCores ?? 0, blame.ServerAllowedCpus ?? 1)} ({CountText.Format(blame.ServerAllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(c.WorkingSetBytes)}, threads max {blame.ServerThreadsMax}{processes}");
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
@@ -270,6 +290,50 @@ public static class LoadReport
 
         text.AppendLine($"verdict    {blame.Reason}");
         await output.WriteAsync(text.ToString());
+    }
+
+    /// <summary>
+    /// A run that completed no response: said, with what the responses cut at its end had received, so 1 GiB received
+    /// in a 6 s run of 1 GiB files does not read "0.0 MiB/s, nothing moved".
+    /// </summary>
+    private static string NoneCompleted(LoadResult result) => result.CancelledAtEnd == 0 || result.CutBodyBytes == 0
+        ? ""
+        : string.Create(CultureInfo.InvariantCulture,
+            $" completed within the {result.Elapsed.TotalSeconds:0.00} s run: the {CountText.Format(result.CancelledAtEnd, "response")} cut at its end had received {result.CutBodyBytes / MiB:N1} MiB of {(result.CancelledAtEnd == 1 ? "its body" : "their bodies")} (not verified: no rate is drawn from them)");
+
+    /// <summary>
+    /// What the responses cut at the run's end received, when it is worth saying: after no completed response, with advice
+    /// to run long enough for one (from the longest Content-Length and the rate they received at); after some, when
+    /// their bytes are a tenth or more of all received, as MiB/s (completed responses only) then understates the transfer.
+    /// </summary>
+    private static string? CutLine(LoadSettings settings, LoadResult result)
+    {
+        if (result.CancelledAtEnd == 0 || result.CutBodyBytes == 0)
+        {
+            return null;
+        }
+
+        if (result.Responses > 0)
+        {
+            return result.CutBodyBytes * 10 < result.BodyBytes + result.CutBodyBytes ? null : string.Create(CultureInfo.InvariantCulture,
+                $"cut        {CountText.Format(result.CancelledAtEnd, "response")} in flight at the end had received {result.CutBodyBytes / MiB:N1} MiB, not in MiB/s (not verified): run longer (--duration) for a rate nearer the transfer's");
+        }
+
+        var options = settings.Engine;
+        var requests = $"-n {options.Connections.ToString(CultureInfo.InvariantCulture)} (each response read whole, within --timeout {options.RequestTimeout.TotalSeconds.ToString("0.##", CultureInfo.InvariantCulture)} s)";
+        if (result.CutDeclaredBytes <= 0 || result.Elapsed.TotalSeconds <= 0)
+        {
+            return $"advice     no response ended within the run: run a longer --duration, or {requests}";
+        }
+
+        // One response's transfer at the rate each cut one received: the run needs a few of them for a rate.
+        var perResponse = (double)result.CutBodyBytes / result.CancelledAtEnd / result.Elapsed.TotalSeconds;
+        var seconds = Math.Ceiling(result.CutDeclaredBytes / perResponse);
+        var timeout = seconds * 2 > options.RequestTimeout.TotalSeconds
+            ? $" with --timeout {(seconds * 2).ToString("0", CultureInfo.InvariantCulture)}"
+            : "";
+        return string.Create(CultureInfo.InvariantCulture,
+            $"advice     a response of {result.CutDeclaredBytes / MiB:N1} MiB takes ~{seconds:0} s at the rate they received: run --duration {seconds * 3:0} or more (3 a connection), or {requests}{timeout}");
     }
 
     /// <summary>"runs       5: req/s 1,204 (1,150–1,260), MiB/s …": each figure's median over the runs and their range, as compare reads them.</summary>
@@ -321,10 +385,15 @@ public static class LoadReport
         return kinds;
     }
 
-    private static string Describe(LoadResult result, Dictionary<string, long> failures) =>
-        result.Responses == 0 && failures.Count == 0
-            ? "no response"
-            : $"{string.Join(", ", failures.Select(f => $"{f.Value} {f.Key}"))}{(result.Responses == 0 ? ", no response" : "")}";
+    private static string Describe(LoadResult result, Dictionary<string, long> failures)
+    {
+        var none = result.CancelledAtEnd > 0 && result.CutBodyBytes > 0
+            ? string.Create(CultureInfo.InvariantCulture, $"no response completed ({result.CancelledAtEnd} cut at the end had received {result.CutBodyBytes / MiB:N1} MiB)")
+            : "no response";
+        return result.Responses == 0 && failures.Count == 0
+            ? none
+            : $"{string.Join(", ", failures.Select(f => $"{f.Value} {f.Key}"))}{(result.Responses == 0 ? ", " + none : "")}";
+    }
 
     private static ScenarioParameters Parameters(LoadSettings settings)
     {
@@ -543,10 +612,10 @@ public static class LoadReport
     private static long? MaxRss(IReadOnlyList<ProcessStatSnapshot> samples) => samples.Count == 0 ? null : samples.Max(s => s.WorkingSetBytes);
 
     /// <summary>"CPU 0.28 s/GiB", or why there is no such figure: nothing moved, or fewer bytes than <see cref="MinimumCostBytes"/>.</summary>
-    private static string Cost(SideCost? cost, double moved) => cost?.CpuSecondsPerGiB is { } perGiB
+    private static string Cost(SideCost? cost, double moved, LoadResult result) => cost?.CpuSecondsPerGiB is { } perGiB
         ? string.Create(CultureInfo.InvariantCulture, $"CPU {perGiB:0.###} s/GiB")
         : moved < 1
-            ? "CPU – a GiB (nothing moved)"
+            ? result.Responses == 0 && result.CutBodyBytes > 0 ? "CPU – a GiB (no response completed)" : "CPU – a GiB (nothing moved)"
             : $"CPU – a GiB ({TransferUnits.Bytes((long)Math.Round(moved))} moved; it needs {MinimumCostBytes >> 20} MiB)";
 
     /// <summary>", GC paused it 58 % of the run" for a .NET server, else nothing.</summary>

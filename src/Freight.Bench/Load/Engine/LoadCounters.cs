@@ -16,6 +16,8 @@ internal sealed class LoadCounters
     private long _dropped;
     private long _cancelledAtEnd;
     private long _bodyBytes;
+    private long _cutBodyBytes;
+    private long _cutDeclaredBytes;
     private long _badResponses;
     private long _answeredBeforeBody;
     private long _bodyMismatches;
@@ -38,6 +40,28 @@ internal sealed class LoadCounters
     public long CancelledAtEnd => Volatile.Read(ref _cancelledAtEnd);
 
     public long BodyBytes => Volatile.Read(ref _bodyBytes);
+
+    /// <summary>Response body bytes the requests cut at the run's end had received: read, never verified whole.</summary>
+    public long CutBodyBytes => Volatile.Read(ref _cutBodyBytes);
+
+    /// <summary>The longest Content-Length among the responses cut at the end; 0 when none had declared one.</summary>
+    public long CutDeclaredBytes => Volatile.Read(ref _cutDeclaredBytes);
+
+    /// <summary>
+    /// A request cut at the run's end (<see cref="RequestFailure.CancelledAtEnd"/>, counted by <see cref="AddFailure"/>):
+    /// the body bytes it had received, and its response's Content-Length (-1: no head yet, or none declared).
+    /// </summary>
+    public void AddCutBody(long received, long declared)
+    {
+        Interlocked.Add(ref _cutBodyBytes, received);
+        for (var longest = Volatile.Read(ref _cutDeclaredBytes); declared > longest; longest = Volatile.Read(ref _cutDeclaredBytes))
+        {
+            if (Interlocked.CompareExchange(ref _cutDeclaredBytes, declared, longest) == longest)
+            {
+                break;
+            }
+        }
+    }
 
     public long BadResponses => Volatile.Read(ref _badResponses);
 

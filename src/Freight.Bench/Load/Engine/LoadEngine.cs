@@ -66,6 +66,8 @@ public static class LoadEngine
             Dropped = counters.Dropped,
             CancelledAtEnd = counters.CancelledAtEnd,
             BodyBytes = counters.BodyBytes,
+            CutBodyBytes = counters.CutBodyBytes,
+            CutDeclaredBytes = counters.CutDeclaredBytes,
             BadResponses = counters.BadResponses,
             AnsweredBeforeBody = counters.AnsweredBeforeBody,
             BodyMismatches = counters.BodyMismatches,

@@ -49,6 +49,16 @@ public sealed record LoadResult
     public required long BodyBytes { get; init; }
 
     /// <summary>
+    /// Response body bytes received by the <see cref="CancelledAtEnd"/> requests before the run cut them: not in
+    /// <see cref="BodyBytes"/>, as no such body was read to its end and verified. A run of 1 GiB bodies shorter than
+    /// one body's transfer received most of a GiB and completed nothing.
+    /// </summary>
+    public long CutBodyBytes { get; init; }
+
+    /// <summary>The longest Content-Length among the responses cut at the end (0: none had declared one): what one would have taken.</summary>
+    public long CutDeclaredBytes { get; init; }
+
+    /// <summary>
     /// Responses that were not what the run asked for: a status other than
     /// <see cref="LoadOptions.ExpectedStatusCode"/> (when set), plus the <see cref="BodyMismatches"/>. They are
     /// still <see cref="Responses"/>, tallied in <see cref="StatusCodes"/> and recorded in <see cref="Latency"/>

@@ -111,6 +111,10 @@ internal sealed class LoadRun : IDisposable
         request.CancelAfter(Options.RequestTimeout);
         RawHttp11Connection? rented = null;
         var responseStarted = false;
+
+        // HttpClient's body read so far and its Content-Length: a request cut at the run's end counts what it received.
+        long bytes = 0;
+        long declared = -1;
         try
         {
             if (_rawRequest is not null)
@@ -139,7 +143,7 @@ internal sealed class LoadRun : IDisposable
             var status = (int)response.StatusCode;
             var comparison = BodyComparison.Start(_expectation, status);
             using var digests = ResponseDigests.Start(_expectation, status, response);
-            long bytes = 0;
+            declared = response.Content.Headers.ContentLength ?? -1;
             int read;
             while ((read = await body.ReadAsync(buffer, token)) > 0)
             {
@@ -150,7 +154,7 @@ internal sealed class LoadRun : IDisposable
 
             // HttpClient throws on a body short of its Content-Length; one that ran past it is caught here.
             var lengthMatches = Options.Method == HttpMethod.Head || status is 204 or 304
-                || response.Content.Headers.ContentLength is not { } declared || declared == bytes;
+                || declared < 0 || declared == bytes;
             Record(scheduledTimestamp, status, bytes, comparison.Mismatch ?? digests?.Mismatch(), lengthMatches);
             return false;
         }
@@ -170,6 +174,7 @@ internal sealed class LoadRun : IDisposable
             Counters.AddFailure(failure, exception);
             if (failure == RequestFailure.CancelledAtEnd)
             {
+                Counters.AddCutBody(connection?.BodyBytesReceived ?? bytes, connection?.BodyBytesDeclared ?? declared);
                 return false;
             }
 

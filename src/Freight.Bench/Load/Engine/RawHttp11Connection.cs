@@ -58,6 +58,10 @@ internal sealed class RawHttp11Connection : IDisposable
     // Bytes received since the current request was sent: none means a reused connection may be stale.
     private long _received;
 
+    // Body bytes of the current request's response consumed so far, and its Content-Length (-1: no head yet, or none).
+    private long _bodyReceived;
+    private long _bodyDeclared = -1;
+
     // The current response body's comparison with _expectation (default: none).
     private BodyComparison _comparison;
 
@@ -70,6 +74,15 @@ internal sealed class RawHttp11Connection : IDisposable
         _request = request;
         _expectation = expectation;
     }
+
+    /// <summary>
+    /// Body bytes of the last request's response received so far: for a request cut at the run's end, what it had
+    /// received (<see cref="LoadCounters.AddCutBody"/>).
+    /// </summary>
+    public long BodyBytesReceived => _bodyReceived;
+
+    /// <summary>The last request's response's Content-Length; -1 before its head, or when it declared none.</summary>
+    public long BodyBytesDeclared => _bodyDeclared;
 
     /// <summary>Where <paramref name="target"/>'s connections go: its IP literal, or its name resolved at connect time.</summary>
     public static EndPoint EndPointOf(Uri target) =>
@@ -94,6 +107,8 @@ internal sealed class RawHttp11Connection : IDisposable
         {
             var retryable = attempt == 0 && _socket is not null && _request.Idempotent;
             _received = 0;
+            _bodyReceived = 0;
+            _bodyDeclared = -1;
             try
             {
                 if (_socket is null)
@@ -259,6 +274,7 @@ internal sealed class RawHttp11Connection : IDisposable
             }
             else if (head.ContentLength >= 0)
             {
+                _bodyDeclared = head.ContentLength;
                 _comparison.ExpectLength(head.ContentLength);
                 await SkipAsync(head.ContentLength, token);
                 bodyBytes = head.ContentLength;
@@ -442,6 +458,7 @@ internal sealed class RawHttp11Connection : IDisposable
 
     private void Consume(ReadOnlySpan<byte> body)
     {
+        _bodyReceived += body.Length;
         _comparison.Add(body);
         _digests?.Add(body);
     }

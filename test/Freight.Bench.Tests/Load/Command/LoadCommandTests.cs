@@ -119,9 +119,41 @@ public sealed class LoadCommandTests
         var run = await LoadCli.RunAsync(RefusedPort.Url("/nothing").ToString(), "-c", "1", "-d", "1", "--no-progress");
 
         Assert.Equal(1, run.Exit);
-        Assert.Matches(@"(?m)^responses  0  0\.0 req/s", run.Stdout);
+        Assert.Matches(@"(?m)^responses  0$", run.Stdout);
         Assert.Contains("verdict    no verdict: no response measured\n", run.Stdout, StringComparison.Ordinal);
         Assert.Equal("undetermined", run.Row.Blame!.Verdict);
+    }
+
+    /// <summary>
+    /// A 64 MiB body from a server writing at most 6.4 MiB/s, a 1 s run: no response completes. The summary read
+    /// "responses  0  0.0 req/s  0.0 MiB/s" and "CPU – a GiB (nothing moved)" though megabytes had come in: it says that
+    /// none completed, what the cut ones received (not as a rate: not verified), and how long a run would need.
+    /// Both clients: the raw one (HTTP/1.1) and HttpClient (h2c).
+    /// </summary>
+    [Theory]
+    [InlineData("1.1")]
+    [InlineData("2")]
+    public async Task Get_LongBodyNoneCompletesWithinTheRun_SaysWhatTheCutOnesReceivedNoRate(string http)
+    {
+        await using var server = await LoadTargetServer.StartAsync(http == "2" ? HttpProtocols.Http2 : HttpProtocols.Http1);
+        const long size = 64L << 20;
+
+        var run = await LoadCli.RunAsync(server.Url($"/payload/{size}?pause=10").ToString(), "-c", "2", "-d", "1", "--http", http, "--no-progress");
+
+        Assert.Equal(1, run.Exit);
+        var stdout = run.Stdout.Split('\n');
+        Assert.Matches(@"^responses  0 completed within the 1\.[0-9]{2} s run: the 2 responses cut at its end had received [0-9]+\.[0-9] MiB of their bodies \(not verified: no rate is drawn from them\)$",
+            Assert.Single(stdout, line => line.StartsWith("responses ", StringComparison.Ordinal)));
+        Assert.Matches(@"^advice     a response of 64\.0 MiB takes ~[0-9]+ s at the rate they received: run --duration [0-9]+ or more \(3 a connection\), or -n 2 \(each response read whole, within --timeout 30 s\)",
+            Assert.Single(stdout, line => line.StartsWith("advice ", StringComparison.Ordinal)));
+        Assert.StartsWith("client     CPU – a GiB (no response completed), ", Assert.Single(stdout, line => line.StartsWith("client ", StringComparison.Ordinal)), StringComparison.Ordinal);
+        var row = run.Row;
+        Assert.Null(row.BytesPerSecond);
+        Assert.Null(row.RequestsPerSecond);
+        Assert.Equal(2, row.CutAtEnd!.Requests);
+        Assert.InRange(row.CutAtEnd.BodyBytesReceived, 1, (2 * size) - 1);
+        Assert.Equal(size, row.CutAtEnd.LongestDeclaredBytes);
+        Assert.StartsWith("no response completed (2 cut at the end had received ", row.Error, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -19,7 +19,8 @@ namespace Freight.Bench.Tests.Load.Command;
 /// this (the test) process, so a test names it with <c>--server-pid</c> = this process:
 /// <list type="bullet">
 /// <item>GET and HEAD /payload/{bytes}: the deterministic payload streamed through a pooled buffer (never held whole);
-/// <c>?digest=right|wrong</c> adds a Repr-Digest that is the payload's SHA-256, or not;</item>
+/// <c>?digest=right|wrong</c> adds a Repr-Digest that is the payload's SHA-256, or not; <c>?pause=MS</c> waits that long
+/// after each 64 KiB piece (10: at most 6.4 MiB/s, a slow server a long body outlasts a short run on);</item>
 /// <item>GET /memory: <see cref="MemoryBodyBytes"/> from one shared array: the cheapest body to serve;</item>
 /// <item>GET /burst: every third answer a 503 problem;</item>
 /// <item>PUT /slow: reads the body with synchronous reads on the thread pool, waiting on a task after each
@@ -110,7 +111,7 @@ internal sealed class LoadTargetServer : IAsyncDisposable
         return Convert.ToHexStringLower(hash.GetHashAndReset());
     }
 
-    private static async Task WritePayloadAsync(HttpContext context, long bytes, string? digest)
+    private static async Task WritePayloadAsync(HttpContext context, long bytes, string? digest, int? pause)
     {
         Interlocked.Increment(ref s_payloadsStarted);
         context.Response.ContentType = "application/octet-stream";
@@ -140,6 +141,10 @@ internal sealed class LoadTargetServer : IAsyncDisposable
                 DeterministicPayload.Fill(buffer.AsSpan(0, take), offset);
                 await context.Response.Body.WriteAsync(buffer.AsMemory(0, take), context.RequestAborted);
                 offset += take;
+                if (pause is { } milliseconds)
+                {
+                    await Task.Delay(milliseconds, context.RequestAborted);
+                }
             }
         }
         finally
