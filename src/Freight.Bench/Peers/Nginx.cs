@@ -156,6 +156,7 @@ public static class Nginx
                 default_type application/octet-stream;
                 {{TempPaths(site)}}
 
+            {{(site.ProxyPassTo is { } upstream ? $"    upstream origin {{\n        server {upstream.Authority};\n        keepalive 64;\n    }}\n" : "")}}
                 server {
                     listen 127.0.0.1:{{port}}{{(site.Tls ? " ssl" : "")}};
                     root {{Quote(site.RootDirectory)}};
@@ -166,6 +167,24 @@ public static class Nginx
                         ssl_certificate {{Quote(site.TlsCertificatePath!)}};
                         ssl_certificate_key {{Quote(site.TlsKeyPath!)}};
                         ssl_protocols TLSv1.3 TLSv1.2;
+                """);
+        }
+
+        if (site.ProxyPassTo is { } origin)
+        {
+            // As a reverse proxy in front of an app server runs: HTTP/1.1 kept alive to the origin (the upstream's
+            // keepalive; proxy_pass alone opens a connection a request), responses streamed through memory buffers.
+            config.AppendLine(CultureInfo.InvariantCulture, $$"""
+
+                        location / {
+                            proxy_pass http://origin;
+                            proxy_http_version 1.1;
+                            proxy_set_header Connection "";
+                            proxy_set_header Host $host;
+                            proxy_max_temp_file_size 0;
+                            proxy_request_buffering off;
+                            client_max_body_size 0;
+                        }
                 """);
         }
 
@@ -269,7 +288,19 @@ public static class Nginx
         return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath))
         {
             WorkerProcesses = options.WorkerProcesses,
+            ProxyPassTo = options.ProxyPassTo is null ? null : ProxyOrigin(options.ProxyPassTo),
         };
+    }
+
+    /// <summary>An http:// origin to pass requests to: scheme, host and port only, so nginx passes each request's URI as it came.</summary>
+    private static Uri ProxyOrigin(Uri origin)
+    {
+        if (!origin.IsAbsoluteUri || origin.Scheme != Uri.UriSchemeHttp || origin.PathAndQuery != "/" || origin.Host.Any(c => c is ';' or '{' or '}' or '$' or ' '))
+        {
+            throw new ArgumentException($"nginx proxies to an http:// origin (scheme, host, port), not {origin}.", nameof(origin));
+        }
+
+        return origin;
     }
 
     /// <summary>
