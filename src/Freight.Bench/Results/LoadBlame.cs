@@ -40,4 +40,27 @@ public sealed record LoadBlame(
 
     /// <summary>The machine's CPUs, which <see cref="OthersCpuCores"/> is out of.</summary>
     public int? MachineCpus { get; init; }
+
+    /// <summary><c>--through-proxy</c>: the proxy in front of the server, measured as the server is; null without it.</summary>
+    public LoadProxy? Proxy { get; init; }
+}
+
+/// <summary>
+/// The proxy a <c>freight load</c> run went through (<c>--through-proxy</c>): the process listening on the URL's port and
+/// its workers, their CPU (in cores, 1 = one whole core, of <see cref="AllowedCpus"/>), resident set and threads summed.
+/// </summary>
+public sealed record LoadProxy(int ProcessId, double? CpuCores, int? AllowedCpus)
+{
+    /// <summary>Its workers (nginx's), measured with <see cref="ProcessId"/>, their master; null for a proxy of one process.</summary>
+    public IReadOnlyList<int>? WorkerProcessIds { get; init; }
+
+    /// <summary>Its CPU seconds per GiB moved, once the run moved 64 MiB, as each side's.</summary>
+    public double? CpuSecondsPerGiB { get; init; }
+
+    public long? WorkingSetBytesMax { get; init; }
+
+    public int? ThreadsMax { get; init; }
+
+    /// <summary>True when one of its processes exited during the run (then no verdict).</summary>
+    public bool? Exited { get; init; }
 }

@@ -15,6 +15,13 @@ public sealed class ProcessWatch(int processId, IReadOnlyList<int>? workers = nu
     private readonly int[] _members = [processId, .. workers ?? []];
     private long[]? _startTimes;
 
+    // Each member's first and latest snapshot: what one process of a group used (MemberCpu).
+    private ProcessStatSnapshot[]? _firstOfEach;
+    private ProcessStatSnapshot[]? _lastOfEach;
+
+    /// <summary>One process of a group over the samples: its CPU in cores (CPU seconds over wall seconds) and its most recent thread count.</summary>
+    public sealed record MemberUse(int ProcessId, double CpuCores, int? Threads);
+
     public int ProcessId { get; } = processId;
 
     /// <summary>The snapshots taken, the first one at the start and the last at the stop; a group's summed, under <see cref="ProcessId"/>.</summary>
@@ -31,6 +38,24 @@ public sealed class ProcessWatch(int processId, IReadOnlyList<int>? workers = nu
 
     /// <summary>Whether the process can be read at all (exists, same user or root, Linux).</summary>
     public static bool CanRead(int processId) => ProcessStatSnapshot.Capture(processId) is not null;
+
+    /// <summary>
+    /// Each process of the group over the samples taken, in order (the one given first): a proxy's worker of one thread
+    /// (nginx's) is saturated at one core however many the group may use. Empty before two samples.
+    /// </summary>
+    public IReadOnlyList<MemberUse> MemberCpu()
+    {
+        if (_firstOfEach is not { } first || _lastOfEach is not { } last || ReferenceEquals(first, last))
+        {
+            return [];
+        }
+
+        return [.. first.Select((start, i) =>
+        {
+            var wall = (last[i].Timestamp - start.Timestamp).TotalSeconds;
+            return new MemberUse(_members[i], wall > 0 ? (last[i].CpuSeconds - start.CpuSeconds) / wall : 0, last[i].Threads);
+        })];
+    }
 
     /// <summary>Samples now and then every second until <paramref name="stop"/> is cancelled, and once more then.</summary>
     public async Task RunAsync(CancellationToken stop)
@@ -67,6 +92,8 @@ public sealed class ProcessWatch(int processId, IReadOnlyList<int>? workers = nu
         }
 
         _startTimes ??= [.. snapshots.Select(s => s.StartTimeTicks)];
+        _firstOfEach ??= snapshots;
+        _lastOfEach = snapshots;
         _samples.Add(snapshots.Length == 1 ? snapshots[0] : Sum(snapshots));
     }
 

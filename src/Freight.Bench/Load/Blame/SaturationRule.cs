@@ -5,13 +5,16 @@ namespace Freight.Bench.Load.Blame;
 
 /// <summary>
 /// Names the side that limited a load run, from what was measured (docs/load.md, Blame). A run whose server process
-/// exited while it ran, in which no request was answered or waited on (every one failed at once: refused, no such
+/// (or proxy) exited while it ran, in which no request was answered or waited on (every one failed at once: refused, no such
 /// host), or shorter than <see cref="MinimumRunSeconds"/>, gets none (<c>undetermined</c>, "no verdict: …"); otherwise:
 /// <list type="number">
 /// <item>the client used more than <see cref="Threshold"/> of one core → <c>client-bound</c>: the figure is a floor for the server;</item>
 /// <item>the server used more than <see cref="Threshold"/> of the cores it may run on → <c>server-bound</c>; or, sharing all
 /// the machine's cores with the client, the machine's cores were more than <see cref="Threshold"/> busy and the server
-/// used most of that (<see cref="MachineSaturatedByServer"/>) → <c>server-bound</c>;</item>
+/// used most of that (<see cref="MachineSaturated"/>) → <c>server-bound</c>;</item>
+/// <item>with <c>--through-proxy</c>, the proxy used more than <see cref="Threshold"/> of its cores, or a process of it of
+/// one thread (an nginx worker) more than that of a core (<see cref="ProxySaturated"/>), or it used the most of a saturated
+/// machine → <c>proxy-bound</c>;</item>
 /// <item>over at least <see cref="MinimumQueueSamples"/> sampled seconds, the server's thread pool had work waiting
 /// (queue length ≥ <see cref="Backlog"/>) in more than half of them, or its queue grew by <see cref="Backlog"/> items on
 /// average from the first half of the run to the second → <c>server-bound</c>, though its CPU was free: by
@@ -80,6 +83,12 @@ public static class SaturationRule
                 $"no verdict: the server process ({inputs.ServerProcessId}) exited during the run"));
         }
 
+        if (inputs.ProxyExited)
+        {
+            return new Saturation(SaturationVerdict.Undetermined, string.Create(CultureInfo.InvariantCulture,
+                $"no verdict: the proxy process ({inputs.ProxyProcessId}) exited during the run"));
+        }
+
         // A server so starved it answered nothing still held the requests: its queue and CPU say so below.
         if (inputs.RequestsMeasured == 0)
         {
@@ -111,9 +120,14 @@ public static class SaturationRule
                 $"server-bound: the server used {Share(serverCores, allowed)}, more than 90 % of its {CountText.Format(allowed, "core")}");
         }
 
-        if (MachineSaturatedByServer(inputs) is { } machine)
+        if (ProxySaturated(inputs) is { } proxied)
         {
-            return new Saturation(SaturationVerdict.ServerBound, machine);
+            return new Saturation(SaturationVerdict.ProxyBound, proxied);
+        }
+
+        if (MachineSaturated(inputs) is { } machine)
+        {
+            return machine;
         }
 
         var queue = QueueBacklog(inputs.ThreadPoolQueueLengths);
@@ -130,7 +144,7 @@ public static class SaturationRule
                 $"undetermined: the client used {client}; the server was not sampled (--server-pid)");
         }
 
-        var cpu = $"client {client}, server {Share(server, inputs.ServerAllowedCpus ?? 1)}";
+        var cpu = $"client {client}, server {Share(server, inputs.ServerAllowedCpus ?? 1)}{ProxyShare(inputs)}";
         var paused = GcExplains(inputs.Gc, out var gcFigures);
 
         // The seconds of runtime counters: the queue length comes once a second, with the GC figures, from one session.
@@ -160,30 +174,83 @@ public static class SaturationRule
     }
 
     /// <summary>
-    /// The reason for a server that may run on every core of the machine, sharing them with the client, when the machine's
-    /// cores were saturated (client, server and other processes together above <see cref="Threshold"/> of them) and the
-    /// server used most of them; else null. On a 2-core machine the server cannot reach 90 % of both cores while the
+    /// The proxy's reason when it was saturated (<c>--through-proxy</c>): it used more than <see cref="Threshold"/> of the
+    /// cores it may run on, or one of its processes of one thread (an nginx worker) used more than that of a core, all a
+    /// thread can; else null. The server behind it was not: rule 2 asked first.
+    /// </summary>
+    internal static string? ProxySaturated(SaturationInputs inputs)
+    {
+        if (inputs.ProxyCpuCores is not { } proxy)
+        {
+            return null;
+        }
+
+        var behind = inputs.ServerCpuCores is { } server ? $"; the server behind it used {Share(server, inputs.ServerAllowedCpus ?? 1)}" : "";
+        if (inputs.ProxyAllowedCpus is { } allowed and > 0 && proxy / allowed > Threshold)
+        {
+            return $"proxy-bound: the proxy used {Share(proxy, allowed)}, more than 90 % of its {CountText.Format(allowed, "core")}{behind}";
+        }
+
+        if (inputs.ProxyBusiestThread is { } busiest && busiest.CpuCores > Threshold)
+        {
+            return string.Create(CultureInfo.InvariantCulture,
+                $"proxy-bound: its process {busiest.ProcessId}, of one thread, used {busiest.CpuCores * 100:0} % of a core, more than 90 % of all one thread can (the proxy {Share(proxy, inputs.ProxyAllowedCpus ?? 1)}){behind}");
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The verdict when the machine's cores were saturated (client, server, proxy and other processes together above
+    /// <see cref="Threshold"/> of them) and the server, or the proxy, used the most of them, sharing every core of the
+    /// machine with the client; else null. On a 2-core machine the server cannot reach 90 % of both cores while the
     /// client takes a quarter of one: a 25 MB JSON response read server 156 %, client 25 % of 200 %, 'neither'.
     /// </summary>
-    internal static string? MachineSaturatedByServer(SaturationInputs inputs)
+    internal static Saturation? MachineSaturated(SaturationInputs inputs)
     {
-        if (inputs.ServerCpuCores is not { } server || inputs.MachineCpus is not { } cpus || cpus <= 0 || inputs.ServerAllowedCpus != cpus)
+        if (inputs.MachineCpus is not { } cpus || cpus <= 0)
         {
             return null;
         }
 
+        var server = inputs.ServerCpuCores ?? 0;
+        var proxy = inputs.ProxyCpuCores ?? 0;
         var others = inputs.OthersCpuCores ?? 0;
-        var busy = inputs.ClientCpuCores + server + others;
-        if (busy / cpus <= Threshold || server <= inputs.ClientCpuCores || server <= others)
+        var busy = inputs.ClientCpuCores + server + proxy + others;
+        var (name, cores, allowed, verdict) = proxy > server
+            ? ("proxy", proxy, inputs.ProxyAllowedCpus, SaturationVerdict.ProxyBound)
+            : ("server", server, inputs.ServerAllowedCpus, SaturationVerdict.ServerBound);
+        if ((name == "server" ? inputs.ServerCpuCores : inputs.ProxyCpuCores) is null || allowed != cpus
+            || busy / cpus <= Threshold || cores <= inputs.ClientCpuCores || cores <= others)
         {
             return null;
         }
 
-        return $"server-bound: the machine's cores were saturated ({Share(busy, cpus)}), most by the server: server {Share(server, cpus)}, "
-            // Others past OthersWeak are named by the verdict's own ending (Others).
-            + $"client {Share(inputs.ClientCpuCores, cpus)}" + (others > 0 && others / cpus <= OthersWeak ? $", others {Share(others, cpus)}" : "")
-            + "; sharing the cores with the client, the server's CPU a response set the rate";
+        var figures = new List<string> { $"{name} {Share(cores, cpus)}" };
+        if (name == "proxy")
+        {
+            figures.Add($"server {Share(server, cpus)}");
+        }
+
+        figures.Add($"client {Share(inputs.ClientCpuCores, cpus)}");
+        if (name == "server" && inputs.ProxyCpuCores is not null)
+        {
+            figures.Add($"proxy {Share(proxy, cpus)}");
+        }
+
+        // Others past OthersWeak are named by the verdict's own ending (Others).
+        if (others > 0 && others / cpus <= OthersWeak)
+        {
+            figures.Add($"others {Share(others, cpus)}");
+        }
+
+        return new Saturation(verdict, $"{name}-bound: the machine's cores were saturated ({Share(busy, cpus)}), most by the {name}: {string.Join(", ", figures)}"
+            + $"; sharing the cores with the client, the {name}'s CPU a response set the rate");
     }
+
+    /// <summary>", proxy 40 % of 200 %" with <c>--through-proxy</c>, else nothing.</summary>
+    private static string ProxyShare(SaturationInputs inputs) =>
+        inputs.ProxyCpuCores is { } proxy ? $", proxy {Share(proxy, inputs.ProxyAllowedCpus ?? 1)}" : "";
 
     /// <summary>How the queue shows a backlog, or null; and whether there were enough seconds to judge it (<see cref="MinimumQueueSamples"/>).</summary>
     internal static (string? Backlog, bool Judged) QueueBacklog(IReadOnlyList<double>? lengths)
@@ -275,6 +342,20 @@ public sealed record SaturationInputs(
 
     /// <summary>The machine's CPUs (<c>/proc/stat</c>): what <see cref="OthersCpuCores"/> is a share of.</summary>
     public int? MachineCpus { get; init; }
+
+    /// <summary><c>--through-proxy</c>: the proxy's CPU in cores (its workers' summed); null without one.</summary>
+    public double? ProxyCpuCores { get; init; }
+
+    /// <summary>The cores the proxy may run on (the most any of its processes may).</summary>
+    public int? ProxyAllowedCpus { get; init; }
+
+    /// <summary>Of the proxy's processes of one thread (nginx's workers), the one that used the most CPU, in cores; null when none has one thread.</summary>
+    public (int ProcessId, double CpuCores)? ProxyBusiestThread { get; init; }
+
+    public int? ProxyProcessId { get; init; }
+
+    /// <summary>One of the proxy's processes was gone at a sample during the run: no verdict.</summary>
+    public bool ProxyExited { get; init; }
 }
 
 /// <summary>The server's GC over a run: the percent of it paused for GC, gen2 collections, bytes allocated a second.</summary>
@@ -286,16 +367,20 @@ public enum SaturationVerdict
     Neither,
     ClientBound,
     ServerBound,
+
+    /// <summary>The proxy in front of the server (<c>--through-proxy</c>) was saturated.</summary>
+    ProxyBound,
 }
 
 /// <summary>The verdict and the sentence that explains it with the figures it came from.</summary>
 public sealed record Saturation(SaturationVerdict Verdict, string Reason)
 {
-    /// <summary>The verdict as the result JSON writes it: <c>client-bound</c>, <c>server-bound</c>, <c>neither</c>, <c>undetermined</c>.</summary>
+    /// <summary>The verdict as the result JSON writes it: <c>client-bound</c>, <c>server-bound</c>, <c>proxy-bound</c>, <c>neither</c>, <c>undetermined</c>.</summary>
     public string Id => Verdict switch
     {
         SaturationVerdict.ClientBound => "client-bound",
         SaturationVerdict.ServerBound => "server-bound",
+        SaturationVerdict.ProxyBound => "proxy-bound",
         SaturationVerdict.Neither => "neither",
         _ => "undetermined",
     };

@@ -96,14 +96,177 @@ public static class ServerListener
         }
 
         var masters = Masters(listeners.Holders, listeners.Holders, parents);
-        if (masters.Count > 1)
+        var server = Group(masters[0], listeners.Holders, parents);
+        var listening = masters.Count > 1 ? Name(masters) + " do (they share the socket)"
+            : server.Workers.Count == 0 ? Name([server.Master]) + " does"
+            : Members(server.Master, server.Workers) + " do";
+
+        // A server behind a local proxy (nginx on :8480 passing to it on :5180): the process given listens, elsewhere.
+        if (Ports(ListeningHeld().GetValueOrDefault(processId)) is { Count: > 0 } own)
         {
-            return new Choice(null, null, $"{given} does not listen on {port}; {Name(masters)} do (they share the socket): name one with --server-pid.");
+            return new Choice(null, null, $"{given} listens on {string.Join(", ", own)}, not on {port}; {listening}: a proxy in front of it? "
+                + $"Add --through-proxy to measure both, the server and the proxy, or name the process on {port} with --server-pid.");
         }
 
-        var server = Group(masters[0], listeners.Holders, parents);
-        var listening = server.Workers.Count == 0 ? Name([server.Master]) + " does" : Members(server.Master, server.Workers) + " do";
-        return new Choice(null, null, $"{given} does not listen on {port}; {listening}: name it with --server-pid.");
+        return new Choice(null, null, $"{given} does not listen on {port}; {listening}: name {(masters.Count > 1 ? "one" : "it")} with --server-pid.");
+    }
+
+    /// <summary>
+    /// The server behind a local proxy (<c>--through-proxy</c>): <paramref name="processId"/>, or its one descendant,
+    /// listening on a local port other than the URL's, with its workers; and the proxy, the process that listens on the
+    /// URL's port, with its workers. Either a problem (the same in both choices) or two processes to sample.
+    /// </summary>
+    public static (Choice Server, Choice Proxy) CheckBehindProxy(Uri url, int processId, string option)
+    {
+        ArgumentNullException.ThrowIfNull(url);
+        (Choice, Choice) Refuse(string problem) => (new Choice(null, null, problem), new Choice(null, null, problem));
+        if (Listeners(url) is not { } listeners)
+        {
+            return Refuse($"--through-proxy: the proxy is the process listening on the URL's port, so the URL must be on this machine (127.0.0.1, ::1, localhost); {url.Host} is not.");
+        }
+
+        var port = ":" + url.Port.ToString(CultureInfo.InvariantCulture);
+        var given = $"{option} ({Describe(processId)})";
+        var parents = ParentsByProcess();
+        if (listeners.Holders.Contains(processId))
+        {
+            return Refuse($"--through-proxy: {given} listens on {port} itself, with no proxy in front of it: leave --through-proxy out.");
+        }
+
+        if (listeners.Inodes.Count == 0)
+        {
+            return Refuse($"--through-proxy: nothing listens on {url.Host}{port}; start the proxy first.");
+        }
+
+        if (listeners.Holders.Count == 0)
+        {
+            return Refuse($"--through-proxy: the process listening on {port} cannot be read (another user's): run as its user, or root, to measure the proxy.");
+        }
+
+        var proxies = Masters(listeners.Holders, listeners.Holders, parents);
+        if (proxies.Count > 1)
+        {
+            return Refuse($"--through-proxy: {Name(proxies)} listen on {port} (they share the socket): which one is the proxy cannot be told.");
+        }
+
+        var (proxy, proxyWorkers) = Group(proxies[0], listeners.Holders, parents);
+        var proxyChoice = new Choice(proxy, $"proxy: {(proxyWorkers.Count == 0 ? Name([proxy]) + ", which listens" : Members(proxy, proxyWorkers) + ", which listen")} on {port}", null)
+        {
+            Workers = proxyWorkers,
+        };
+
+        // The server: the process given when it listens on a TCP port, else its one descendant that does (dotnet run's app).
+        var held = ListeningHeld();
+        var candidates = held.ContainsKey(processId)
+            ? [processId]
+            : held.Keys.Where(pid => IsDescendant(pid, processId, parents) && !listeners.Holders.Contains(pid)).ToList();
+        var servers = candidates.Select(pid => Group(pid, SameSocket(pid, held), parents).Master).Distinct().Order().ToList();
+        if (servers.Count == 0)
+        {
+            return Refuse($"--through-proxy: {given} listens on no TCP port, nor does a child of it: is it the server behind the proxy on {port}?");
+        }
+
+        if (servers.Count > 1)
+        {
+            return Refuse($"--through-proxy: {given} does not listen itself; {servers.Count} of its child processes do ({Name(servers)}): name one with --server-pid.");
+        }
+
+        var (server, workers) = Group(servers[0], SameSocket(servers[0], held), parents);
+        var ports = string.Join(", ", Ports(held.GetValueOrDefault(server)));
+        var who = workers.Count == 0 ? Name([server]) : Members(server, workers);
+        var relation = server == processId ? "" : $", {(parents.GetValueOrDefault(server) == processId ? "a child" : "a descendant")} of {processId},";
+        var listen = workers.Count == 0 ? "listens" : "listen";
+        return (new Choice(server, $"server: {who}{relation} {listen} on {ports}, behind the proxy on {port}", null) { Workers = workers }, proxyChoice);
+    }
+
+    /// <summary>The processes holding one of the listening sockets <paramref name="processId"/> holds (itself included).</summary>
+    private static HashSet<int> SameSocket(int processId, Dictionary<int, HashSet<long>> held)
+    {
+        var own = held.GetValueOrDefault(processId) ?? [];
+        return [.. held.Where(entry => entry.Value.Overlaps(own)).Select(entry => entry.Key)];
+    }
+
+    /// <summary>":5180", ":5181" for the listening sockets among <paramref name="inodes"/>, in order; empty for none.</summary>
+    private static List<string> Ports(HashSet<long>? inodes)
+    {
+        if (inodes is null)
+        {
+            return [];
+        }
+
+        var ports = ListeningPorts();
+        return [.. inodes.Where(ports.ContainsKey).Select(inode => ports[inode]).Distinct().Order().Select(p => ":" + p.ToString(CultureInfo.InvariantCulture))];
+    }
+
+    /// <summary>Every TCP socket in LISTEN on this machine (our network namespace), by inode, with its port.</summary>
+    private static Dictionary<long, int> ListeningPorts()
+    {
+        var ports = new Dictionary<long, int>();
+        foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
+        {
+            try
+            {
+                foreach (var line in File.ReadLines(table).Skip(1))
+                {
+                    var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                    var colon = fields.Length >= 10 && fields[3] == "0A" ? fields[1].LastIndexOf(':') : -1;
+                    if (colon >= 0
+                        && int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var listenPort)
+                        && long.TryParse(fields[9], NumberStyles.None, CultureInfo.InvariantCulture, out var inode) && inode > 0)
+                    {
+                        ports[inode] = listenPort;
+                    }
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // No IPv6 (tcp6 absent): nothing listens there.
+            }
+        }
+
+        return ports;
+    }
+
+    /// <summary>The processes this user can read that hold a listening TCP socket, with the inodes of those they hold.</summary>
+    private static Dictionary<int, HashSet<long>> ListeningHeld()
+    {
+        var listening = ListeningPorts();
+        var held = new Dictionary<int, HashSet<long>>();
+        foreach (var pid in ProcessIds())
+        {
+            foreach (var inode in SocketInodes(pid))
+            {
+                if (listening.ContainsKey(inode))
+                {
+                    (held.TryGetValue(pid, out var set) ? set : held[pid] = []).Add(inode);
+                }
+            }
+        }
+
+        return held;
+    }
+
+    /// <summary>The inodes of the sockets a process holds (<c>/proc/PID/fd</c>'s "socket:[N]" links); none when it cannot be read.</summary>
+    private static List<long> SocketInodes(int processId)
+    {
+        var inodes = new List<long>();
+        try
+        {
+            foreach (var descriptor in Directory.EnumerateFileSystemEntries($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/fd"))
+            {
+                if (new FileInfo(descriptor).LinkTarget is { } target && target.StartsWith("socket:[", StringComparison.Ordinal)
+                    && long.TryParse(target.AsSpan(8, target.Length - 9), NumberStyles.None, CultureInfo.InvariantCulture, out var inode))
+                {
+                    inodes.Add(inode);
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Exited while we looked, or another user's.
+        }
+
+        return inodes;
     }
 
     /// <summary>
@@ -283,22 +446,9 @@ public static class ServerListener
         var holders = new HashSet<int>();
         foreach (var pid in ProcessIds())
         {
-            try
+            if (SocketInodes(pid).Exists(inodes.Contains))
             {
-                foreach (var descriptor in Directory.EnumerateFileSystemEntries($"/proc/{pid.ToString(CultureInfo.InvariantCulture)}/fd"))
-                {
-                    if (new FileInfo(descriptor).LinkTarget is { } target && target.StartsWith("socket:[", StringComparison.Ordinal)
-                        && long.TryParse(target.AsSpan(8, target.Length - 9), NumberStyles.None, CultureInfo.InvariantCulture, out var inode)
-                        && inodes.Contains(inode))
-                    {
-                        holders.Add(pid);
-                        break;
-                    }
-                }
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                // Exited while we looked, or another user's.
+                holders.Add(pid);
             }
         }
 

@@ -138,6 +138,12 @@ public static class LoadCommand
         HelpName = "NAME",
     };
 
+    private static readonly Option<bool> ThroughProxy = new("--through-proxy")
+    {
+        Description = "The server named by --server-pid or --server-process sits behind a proxy on this machine listening on the URL's port (nginx in front of an app): "
+            + "measure both, the proxy as the proxy (its CPU not counted among other processes; the verdict may be proxy-bound).",
+    };
+
     private static readonly Option<FileInfo?> Json = new("--json") { Description = "Write the result JSON (scenario load/<method>) here.", HelpName = "FILE" };
 
     private static readonly Option<FileInfo?> Markdown = new("--markdown") { Description = "Write the result as Markdown tables here.", HelpName = "FILE" };
@@ -154,7 +160,7 @@ public static class LoadCommand
         var command = new CliCommand("load", "Load any HTTP endpoint with large or small payloads, verify every response, and say which side saturated.")
         {
             Url, Method, Size, BodyFile, Multipart, Field, FileName, Headers, Connections, Duration, Requests, Runs, Rate, Http,
-            Pin, Insecure, ExpectStatus, ExpectSha256, ExpectBody, Timeout, ServerPid, ServerProcess, Json, Markdown, Csv, Html, NoProgress,
+            Pin, Insecure, ExpectStatus, ExpectSha256, ExpectBody, Timeout, ServerPid, ServerProcess, ThroughProxy, Json, Markdown, Csv, Html, NoProgress,
         };
         command.Validators.Add(Validate);
         command.SetAction(async (parse, cancellationToken) =>
@@ -259,6 +265,11 @@ public static class LoadCommand
                 return "--server-pid and --server-process both name the server: choose one.";
             }
 
+            if (result.GetValue(ThroughProxy) && result.GetValue(ServerPid) is null && result.GetValue(ServerProcess) is null)
+            {
+                return "--through-proxy measures the server behind the proxy: name it with --server-pid or --server-process.";
+            }
+
             foreach (var header in result.GetValue(Headers) ?? [])
             {
                 if (ParseHeader(header) is null)
@@ -354,9 +365,19 @@ public static class LoadCommand
 
         string? serverNote = null;
         IReadOnlyList<int> serverWorkers = [];
+        ServerListener.Choice? proxy = null;
         if (serverPid is { } given)
         {
-            var choice = ServerListener.Check(url, given, serverOption);
+            ServerListener.Choice choice;
+            if (parse.GetValue(ThroughProxy))
+            {
+                (choice, proxy) = ServerListener.CheckBehindProxy(url, given, serverOption);
+            }
+            else
+            {
+                choice = ServerListener.Check(url, given, serverOption);
+            }
+
             (serverPid, serverNote, problem, serverWorkers) = (choice.ProcessId, choice.Note, choice.Problem, choice.Workers);
             if (problem is not null)
             {
@@ -405,6 +426,9 @@ public static class LoadCommand
             ServerProcessId = serverPid,
             ServerWorkers = serverWorkers,
             ServerNote = serverNote,
+            ProxyProcessId = proxy?.ProcessId,
+            ProxyWorkers = proxy?.Workers ?? [],
+            ProxyNote = proxy?.Note,
             JsonPath = parse.GetValue(Json)?.FullName,
             MarkdownPath = parse.GetValue(Markdown)?.FullName,
             CsvDirectory = parse.GetValue(Csv)?.FullName,

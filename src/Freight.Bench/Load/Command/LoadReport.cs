@@ -100,6 +100,7 @@ public static class LoadReport
         var server = measured.ServerSamples is { Count: >= 2 } all
             ? serverRuns is null ? ServerCpu(all) : new ServerCpuUse(serverRuns.Sum(), serverRuns.Sum() / seconds, all[^1].AllowedCpus ?? Environment.ProcessorCount)
             : null;
+        var proxy = measured.ProxySamples is { Count: >= 2 } proxySamples ? ServerCpu(proxySamples) : null;
         var counters = measured.RuntimeCounters is { } values ? Within(values, startedAt, end) : null;
         var queue = counters?.Where(v => v.Name == "threadpool-queue-length").Select(v => v.Value).ToList();
         if (server is { } cpu)
@@ -127,8 +128,13 @@ public static class LoadReport
             ServerProcessId = measured.ServerExitedProcessId ?? settings.ServerProcessId,
             ServerExited = measured.ServerExited,
             Gc = counters is { Count: > 0 } ? new GcPressure(TimeInGcPercent(counters, seconds), row.Counters?.Gen2Collections, row.Counters?.AllocationBytesPerSecond) : null,
-            OthersCpuCores = OthersCpu(measured, clientCpuSeconds, server),
+            OthersCpuCores = OthersCpu(measured, clientCpuSeconds, server, proxy),
             MachineCpus = measured.MachineAfter?.Cpus,
+            ProxyCpuCores = proxy?.Cores,
+            ProxyAllowedCpus = proxy?.AllowedCpus,
+            ProxyBusiestThread = measured.ProxyMembers?.Where(m => m.Threads == 1).OrderByDescending(m => m.CpuCores).Select(m => ((int, double)?)(m.ProcessId, m.CpuCores)).FirstOrDefault(),
+            ProxyProcessId = measured.ProxyExitedProcessId ?? settings.ProxyProcessId,
+            ProxyExited = measured.ProxyExitedProcessId is not null,
         };
         var saturation = SaturationRule.Judge(inputs);
         row.Blame = new LoadBlame(saturation.Id, saturation.Reason, inputs.ClientCpuCores, inputs.ServerCpuCores, inputs.ServerAllowedCpus,
@@ -143,6 +149,14 @@ public static class LoadReport
             GcTimePercent = inputs.Gc?.TimeInGcPercent,
             OthersCpuCores = inputs.OthersCpuCores,
             MachineCpus = inputs.MachineCpus,
+            Proxy = settings.ProxyProcessId is { } proxyPid ? new LoadProxy(proxyPid, proxy?.Cores, proxy?.AllowedCpus)
+            {
+                WorkerProcessIds = settings.ProxyWorkers.Count > 0 ? settings.ProxyWorkers : null,
+                CpuSecondsPerGiB = proxy is not null && costsPerGiB ? proxy.Seconds / (bytes / GiB) : null,
+                WorkingSetBytesMax = measured.ProxySamples is { } sampledProxy ? MaxRss(sampledProxy) : null,
+                ThreadsMax = measured.ProxySamples is { Count: > 0 } threads ? threads.Max(t => t.Threads) : null,
+                Exited = inputs.ProxyExited ? true : null,
+            } : null,
         };
 
         // One series: each run's seconds numbered on from the last run's.
@@ -286,6 +300,16 @@ public static class LoadReport
             {
                 text.AppendLine($"runtime    none: {note}");
             }
+        }
+
+        if (blame.Proxy is { } proxy)
+        {
+            var processes = proxy.WorkerProcessIds is { Count: > 0 } workers ? string.Create(CultureInfo.InvariantCulture, $" ({workers.Count + 1} processes summed)") : "";
+            var cost = proxy.CpuSecondsPerGiB is { } perGiB ? string.Create(CultureInfo.InvariantCulture, $"CPU {perGiB:0.###} s/GiB") : Cost(null, moved, result);
+            text.AppendLine(proxy.CpuCores is { } cores
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"proxy      {cost}, {SaturationRule.Share(cores, proxy.AllowedCpus ?? 1)} ({CountText.Format(proxy.AllowedCpus.GetValueOrDefault(), "core")}), RSS max {Mib(proxy.WorkingSetBytesMax)}, threads max {proxy.ThreadsMax}{processes}")
+                : $"proxy      not measured: PID {proxy.ProcessId} could not be sampled");
         }
 
         text.AppendLine($"verdict    {blame.Reason}");
@@ -437,10 +461,10 @@ public static class LoadReport
     private sealed record ServerCpuUse(double Seconds, double Cores, int? AllowedCpus);
 
     /// <summary>
-    /// Cores that processes besides the client and the server used over the run: the machine's busy time between the
-    /// snapshots around it, less the client's CPU and the server's at its rate over the run; null without both snapshots.
+    /// Cores that processes besides the client, the server and the proxy used over the run: the machine's busy time between
+    /// the snapshots around it, less the client's CPU and the server's and proxy's at their rates over the run; null without both snapshots.
     /// </summary>
-    private static double? OthersCpu(LoadMeasurements measured, double clientCpuSeconds, ServerCpuUse? server)
+    private static double? OthersCpu(LoadMeasurements measured, double clientCpuSeconds, ServerCpuUse? server, ServerCpuUse? proxy)
     {
         if (measured is not { MachineBefore: { } before, MachineAfter: { } after })
         {
@@ -448,7 +472,7 @@ public static class LoadReport
         }
 
         var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
-        return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - clientCpuSeconds) / wall - (server?.Cores ?? 0));
+        return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - clientCpuSeconds) / wall - (server?.Cores ?? 0) - (proxy?.Cores ?? 0));
     }
 
     private static ServerCpuUse ServerCpu(IReadOnlyList<ProcessStatSnapshot> samples)

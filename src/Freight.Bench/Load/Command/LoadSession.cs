@@ -23,17 +23,22 @@ public static class LoadSession
         ArgumentNullException.ThrowIfNull(output);
         ArgumentNullException.ThrowIfNull(error);
 
-        if (settings.ServerNote is { } note)
+        foreach (var note in new[] { settings.ServerNote, settings.ProxyNote })
         {
-            await output.WriteLineAsync(note);
+            if (note is not null)
+            {
+                await output.WriteLineAsync(note);
+            }
         }
 
         string? countersNote = null;
         await using var counters = settings.ServerProcessId is { } pid ? RuntimeCounterWatch.TryStart(pid, out countersNote) : null;
         var client = new ProcessWatch(Environment.ProcessId);
         var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid, settings.ServerWorkers) : null;
+        var proxy = settings.ProxyProcessId is { } proxyPid ? new ProcessWatch(proxyPid, settings.ProxyWorkers) : null;
         using var stopWatches = new CancellationTokenSource();
-        var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
+        var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask,
+            proxy?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
 
         // Runs one after another, each on fresh connections (the engine opens its own); a Ctrl+C keeps the runs that
         // completed, and the interrupted one only when it is the first (one run is kept as it always was).
@@ -62,6 +67,9 @@ public static class LoadSession
         {
             ServerExited = server?.Exited ?? false,
             ServerExitedProcessId = server?.ExitedProcessId,
+            ProxySamples = proxy?.Samples,
+            ProxyMembers = proxy?.MemberCpu(),
+            ProxyExitedProcessId = proxy?.ExitedProcessId,
             MachineBefore = machineBefore,
             MachineAfter = machineAfter,
         });
@@ -155,6 +163,15 @@ public sealed record LoadMeasurements(
 
     /// <summary>Which of the server's processes was gone (<see cref="ServerExited"/>): the one sampled, or a worker of it.</summary>
     public int? ServerExitedProcessId { get; init; }
+
+    /// <summary><c>--through-proxy</c>: the proxy's samples (its workers' summed), as <see cref="ServerSamples"/>.</summary>
+    public IReadOnlyList<ProcessStatSnapshot>? ProxySamples { get; init; }
+
+    /// <summary>Each of the proxy's processes: its CPU over the samples, in cores, and its threads (<see cref="ProcessWatch.MemberCpu"/>).</summary>
+    public IReadOnlyList<ProcessWatch.MemberUse>? ProxyMembers { get; init; }
+
+    /// <summary>Which of the proxy's processes was gone at a sample during the run; null when none was.</summary>
+    public int? ProxyExitedProcessId { get; init; }
 
     /// <summary>The machine's CPU when the run started and when it ended: what other processes used between.</summary>
     public MachineCpuSnapshot? MachineBefore { get; init; }

@@ -27,6 +27,18 @@ public sealed record LoadSettings
     /// </summary>
     public string? ServerNote { get; init; }
 
+    /// <summary>
+    /// <c>--through-proxy</c>: the proxy in front of the server, the process listening on the URL's port, sampled as the
+    /// server is; null without the option.
+    /// </summary>
+    public int? ProxyProcessId { get; init; }
+
+    /// <summary>The proxy's workers (nginx's), sampled with <see cref="ProxyProcessId"/>, their figures summed.</summary>
+    public IReadOnlyList<int> ProxyWorkers { get; init; } = [];
+
+    /// <summary>Said at the start with <see cref="ServerNote"/>: which processes are measured as the proxy.</summary>
+    public string? ProxyNote { get; init; }
+
     public string? JsonPath { get; init; }
 
     public string? MarkdownPath { get; init; }

@@ -114,6 +114,91 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
         Assert.True(run.Row.Blame.ServerExited);
     }
 
+    /// <summary>
+    /// <c>freight serve</c> behind nginx (a master and 2 workers) on this machine, the URL nginx's: given serve's PID, the
+    /// run was refused as any process not listening on the URL's port is, with nothing to measure the app behind a proxy.
+    /// The refusal says serve listens elsewhere and that the process on the URL's port may be a proxy in front of it.
+    /// </summary>
+    [Fact]
+    public async Task ServeBehindNginxProxy_ServerPidWithoutThroughProxy_RefusedNamingTheProxyAndTheOption()
+    {
+        await using var serve = await ChildServer.StartAsync();
+        using var site = new PeerDirectory();
+        await using var nginx = await Nginx.StartAsync(
+            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2, ProxyPassTo = serve.Address }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+        var (master, workers) = (nginx.ProcessId, nginx.WorkerProcessIds);
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.BaseAddress, "/healthz").ToString(), "-d", "1", "--server-pid", Id(serve.ServerProcessId), "--no-progress");
+
+        Assert.Equal(2, run.Exit);
+        Assert.Equal("", run.Stdout);
+        Assert.Equal(
+            $"error: --server-pid {serve.ServerProcessId} (dotnet Freight.Cli.dll) listens on :{serve.Address.Port}, not on :{nginx.BaseAddress.Port}; "
+            + $"PID {master} (nginx) and its 2 workers ({workers[0]}, {workers[1]}) do: a proxy in front of it? "
+            + $"Add --through-proxy to measure both, the server and the proxy, or name the process on :{nginx.BaseAddress.Port} with --server-pid.",
+            run.Stderr.TrimEnd('\n'));
+    }
+
+    /// <summary>
+    /// The same with <c>--through-proxy</c>: serve is measured as the server (its runtime counters too) and nginx, master and
+    /// workers, as the proxy, each on its own line and in the JSON (<c>blame.proxy</c>), the bytes verified through both.
+    /// </summary>
+    [Fact]
+    public async Task ServeBehindNginxProxy_ThroughProxy_MeasuresTheServerAndTheProxyApart()
+    {
+        await using var serve = await ChildServer.StartAsync();
+        var bytes = DeterministicPayload.Create(1024 * 1024 + 3);
+        using (var client = new HttpClient())
+        {
+            (await client.PutAsync(serve.Url("/files/proxied.bin"), new ByteArrayContent(bytes))).EnsureSuccessStatusCode();
+        }
+
+        using var site = new PeerDirectory();
+        await using var nginx = await Nginx.StartAsync(
+            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2, ProxyPassTo = serve.Address }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+        var (master, workers) = (nginx.ProcessId, nginx.WorkerProcessIds);
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.BaseAddress, "/files/proxied.bin").ToString(), "-c", "2", "-d", "2", "--expect-status", "200",
+            "--expect-sha256", Convert.ToHexStringLower(SHA256.HashData(bytes)), "--server-pid", Id(serve.ServerProcessId), "--through-proxy", "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        var stdout = run.Stdout.Split('\n');
+        Assert.Equal($"server: PID {serve.ServerProcessId} (dotnet Freight.Cli.dll) listens on :{serve.Address.Port}, behind the proxy on :{nginx.BaseAddress.Port}", stdout[0]);
+        Assert.Equal($"proxy: PID {master} (nginx) and its 2 workers ({workers[0]}, {workers[1]}), which listen on :{nginx.BaseAddress.Port}", stdout[1]);
+        var blame = run.Row.Blame!;
+        Assert.Equal(serve.ServerProcessId, blame.ServerProcessId);
+        Assert.Null(blame.ServerWorkerProcessIds);
+        Assert.Equal("eventpipe", blame.RuntimeCounters);
+        var proxy = blame.Proxy!;
+        Assert.Equal(master, proxy.ProcessId);
+        Assert.Equal(workers, proxy.WorkerProcessIds);
+        Assert.True(proxy.CpuCores > 0, run.Stdout);
+        Assert.Equal(3, proxy.ThreadsMax);
+        Assert.True(proxy.WorkingSetBytesMax > 0);
+        Assert.Matches(@"^proxy      CPU [0-9.]+ s/GiB, [0-9]+ % of [0-9]+ % \([0-9]+ cores?\), RSS max [0-9.]+ MiB, threads max 3 \(3 processes summed\)$",
+            Assert.Single(stdout, line => line.StartsWith("proxy ", StringComparison.Ordinal)));
+        Assert.Matches(", proxy [0-9]+ % of [0-9]+ %|proxy-bound|client-bound|server-bound", Assert.Single(stdout, line => line.StartsWith("verdict ", StringComparison.Ordinal)));
+        Assert.Contains(blame.Verdict, new[] { "client-bound", "server-bound", "proxy-bound", "neither" });
+    }
+
+    /// <summary>--through-proxy with the process on the URL's port named: there is no proxy in front of it, refused.</summary>
+    [Fact]
+    public async Task ThroughProxy_ServerListensOnTheUrlsPort_RefusedSayingThereIsNoProxy()
+    {
+        using var site = new PeerDirectory();
+        site.WriteFile("4k.bin", 4096);
+        await using var nginx = await Nginx.StartAsync(new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work }, CancellationToken.None);
+        Assert.True(nginx is not null, Missing);
+
+        var run = await LoadCli.RunAsync(new Uri(nginx.BaseAddress, "4k.bin").ToString(), "-d", "1", "--server-pid", Id(nginx.ProcessId), "--through-proxy", "--no-progress");
+
+        Assert.Equal(2, run.Exit);
+        Assert.Equal($"error: --through-proxy: --server-pid {nginx.ProcessId} (nginx) listens on :{nginx.BaseAddress.Port} itself, with no proxy in front of it: leave --through-proxy out.",
+            run.Stderr.TrimEnd('\n'));
+    }
+
     [Fact]
     public async Task NginxWebDavPut_PayloadSize_StoredBytesAreThePayloadExit0()
     {

@@ -140,6 +140,47 @@ public sealed class SaturationRuleTests
         Assert.Equal((SaturationVerdict.Undetermined, reason), (saturation.Verdict, saturation.Reason));
     }
 
+    /// <summary>
+    /// --through-proxy: the proxy is judged as the server is, after it (a saturated server limits before its proxy can):
+    /// past 90 % of its cores it is the limit, and an nginx worker of one thread is past it at 90 % of one core, though
+    /// the proxy's two workers may use both cores ("proxy 50 % of 200 %" read 'neither' for a saturated worker).
+    /// </summary>
+    [Theory]
+    [InlineData(1.85, null, 0.4, "proxy-bound: the proxy used 185 % of 200 %, more than 90 % of its 2 cores; the server behind it used 40 % of 200 %")]
+    [InlineData(1.05, 0.97, 0.4, "proxy-bound: its process 7246, of one thread, used 97 % of a core, more than 90 % of all one thread can (the proxy 105 % of 200 %); the server behind it used 40 % of 200 %")]
+    [InlineData(1.85, null, 1.85, "server-bound: the server used 185 % of 200 %, more than 90 % of its 2 cores")]
+    [InlineData(0.6, 0.55, 0.4, "neither side saturated — network or latency bound: client 30 % of 100 %, server 40 % of 200 %, proxy 60 % of 200 %")]
+    public void Judge_ThroughProxy_ProxyBoundPastNinetyPercentOfItsCoresOrOfItsOneThreadWorker(double proxy, double? worker, double server, string reason)
+    {
+        var inputs = Measured(0.3, server, 2, null) with
+        {
+            ProxyCpuCores = proxy,
+            ProxyAllowedCpus = 2,
+            ProxyBusiestThread = worker is { } cores ? (7246, cores) : null,
+            ProxyProcessId = 7244,
+        };
+
+        Assert.Equal(reason, SaturationRule.Judge(inputs).Reason);
+    }
+
+    /// <summary>Client, server and proxy sharing two cores, all busy: the one that used the most is the limit, the proxy too.</summary>
+    [Fact]
+    public void Judge_ThroughProxyMachineSaturatedMostByTheProxy_ProxyBound()
+    {
+        var inputs = Measured(0.4, 0.5, 2, null) with { ProxyCpuCores = 1.0, ProxyAllowedCpus = 2, MachineCpus = 2, OthersCpuCores = 0.05 };
+
+        var verdict = SaturationRule.Judge(inputs);
+
+        Assert.Equal("proxy-bound", verdict.Id);
+        Assert.Equal("proxy-bound: the machine's cores were saturated (195 % of 200 %), most by the proxy: proxy 100 % of 200 %, server 50 % of 200 %, "
+            + "client 40 % of 200 %, others 5 % of 200 %; sharing the cores with the client, the proxy's CPU a response set the rate", verdict.Reason);
+    }
+
+    [Fact]
+    public void Judge_ProxyExited_NoVerdictNamingIt() =>
+        Assert.Equal("no verdict: the proxy process (7246) exited during the run",
+            SaturationRule.Judge(Measured(0.3, 0.4, 2, null) with { ProxyCpuCores = 0.2, ProxyAllowedCpus = 2, ProxyProcessId = 7246, ProxyExited = true }).Reason);
+
     /// <summary>A run long enough, with responses: what the CPU and queue rules judge.</summary>
     private static SaturationInputs Measured(double client, double? server, int? cpus, IReadOnlyList<double>? queue) =>
         new(client, server, cpus, queue, RequestsMeasured: 100, RunSeconds: 3);
