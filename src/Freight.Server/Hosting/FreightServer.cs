@@ -140,7 +140,6 @@ public sealed class FreightServer : IAsyncDisposable
             certificate = null;
         }
 
-        var contentLengths = new RequestHeads.RawContentLengths();
         var configured = ListenAddress.SplitUrls(options.Urls).Select(url => (Url: url, Address: ListenAddress.TryParse(url, out var address, out _) ? address! : throw new InvalidOperationException(url))).ToList();
         var addresses = configured.ConvertAll(each => each.Address);
         var h2cListeners = new List<ListenOptions>();
@@ -171,12 +170,10 @@ public sealed class FreightServer : IAsyncDisposable
                     }
                     else if (options.SendFile)
                     {
-                        // Outermost: it sends what Kestrel writes, and file bodies with sendfile(2) (docs/server.md).
+                        // It sends what Kestrel writes, and file bodies with sendfile(2) (docs/server.md). Only the
+                        // Content-Length scan (AddFreightStrictContentLength, the endpoint defaults) is outside it.
                         listen.Use(Freight.Downloads.SendFileConnections.Use);
                     }
-
-                    // After TLS: it reads the request heads as Kestrel will (ContentLengthMiddleware checks them).
-                    listen.Use(contentLengths.Scan);
                 });
             }
         });
@@ -196,11 +193,12 @@ public sealed class FreightServer : IAsyncDisposable
             LabLegacyTempFiles.Delete(options.DataDirectory);
             return store;
         });
-        builder.Services.AddSingleton(contentLengths);
         // Freight:Multipart: the parser's limits for the files API's POST and the lab's multipart variants.
         builder.Services.AddSingleton(options.Multipart.ToLimits());
 
-        // The files API and tus, registered as any app registers them (Freight:Files, Freight:Tus, Freight:S3).
+        // The files API and tus, registered as any app registers them (Freight:Files, Freight:Tus, Freight:S3), and the
+        // check of an HTTP/1.1 Content-Length Kestrel would read with a sign.
+        builder.Services.AddFreightStrictContentLength();
         builder.Services.AddFreightFiles();
         builder.Services.AddFreightTus();
         if (options.CorsOrigins.Count > 0)
@@ -278,7 +276,6 @@ public sealed class FreightServer : IAsyncDisposable
 
         // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
-        app.UseMiddleware<RequestHeads.ContentLengthMiddleware>();
         if (options.Lab)
         {
             // With tokens set, the lab asks for a write token too: its endpoints write files, stream gigabytes and hold

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Text;
 
-namespace Freight.Server.RequestHeads;
+namespace Freight.AspNetCore.RequestHeads;
 
 /// <summary>
 /// Remembers the raw value of the last <c>Content-Length</c> field line in the bytes it is shown, as sent: Kestrel keeps

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Runtime.CompilerServices;
 
-namespace Freight.Server.RequestHeads;
+namespace Freight.AspNetCore.RequestHeads;
 
 /// <summary>
 /// A connection's input as Kestrel reads it, showing each consumed range to a <see cref="ContentLengthScanner"/> while
@@ -10,7 +10,14 @@ namespace Freight.Server.RequestHeads;
 /// </summary>
 internal sealed class ScanningPipeReader(PipeReader inner, ContentLengthScanner scanner) : PipeReader
 {
+    private ContentLengthScanner? _scanner = scanner;
     private ReadOnlySequence<byte> _buffer;
+
+    /// <summary>
+    /// Passes every byte through unscanned from now on: the connection turned out to be TLS, whose decrypted bytes
+    /// another reader scans (<see cref="ScanningConnection"/>).
+    /// </summary>
+    public void StopScanning() => _scanner = null;
 
     public override ValueTask<ReadResult> ReadAsync(CancellationToken cancellationToken = default)
     {
@@ -41,9 +48,9 @@ internal sealed class ScanningPipeReader(PipeReader inner, ContentLengthScanner 
 
     public override void AdvanceTo(SequencePosition consumed, SequencePosition examined)
     {
-        if (scanner.Scanning)
+        if (_scanner is { Scanning: true } active)
         {
-            scanner.Scan(_buffer.Slice(0, consumed));
+            active.Scan(_buffer.Slice(0, consumed));
         }
 
         _buffer = default;
