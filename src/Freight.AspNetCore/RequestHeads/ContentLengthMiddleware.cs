@@ -19,14 +19,17 @@ internal sealed partial class ContentLengthMiddleware(RawContentLengths lengths,
 
     public async Task InvokeAsync(HttpContext context, RequestDelegate next)
     {
+        // HTTP/2's streams share a connection and its scanner: their lengths are not this check's (DATA frames frame them).
+        if (!IsHttp1(context))
+        {
+            await next(context);
+            return;
+        }
+
         var scanner = lengths.For(context.Connection.Id);
         if (scanner is null)
         {
-            if (IsHttp1(context))
-            {
-                LogUnscannedOnce(context);
-            }
-
+            LogUnscannedOnce(context);
             await next(context);
             return;
         }
