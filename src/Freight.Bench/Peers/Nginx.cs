@@ -42,16 +42,19 @@ public static class Nginx
     /// Starts nginx as a reverse proxy of the caller's (a test's, in front of <c>freight serve</c>): the same one process
     /// with its whole state in <paramref name="workDirectory"/>, whose http block holds the temp paths there and then
     /// <paramref name="servers"/>' text for the free port it is given: upstream and server blocks, one of which listens
-    /// on <c>127.0.0.1:PORT</c>. Null when nginx is not installed; throws as <see cref="StartAsync(NginxSiteOptions, CancellationToken)"/> does.
+    /// on <c>127.0.0.1:PORT</c>; a master and <paramref name="workerProcesses"/> workers when given, as in production
+    /// (<see cref="NginxSiteOptions.WorkerProcesses"/>). Null when nginx is not installed; throws as
+    /// <see cref="StartAsync(NginxSiteOptions, CancellationToken)"/> does.
     /// </summary>
-    public static Task<NginxServer?> StartProxyAsync(string workDirectory, Func<int, string> servers, CancellationToken cancellationToken)
+    public static Task<NginxServer?> StartProxyAsync(string workDirectory, Func<int, string> servers, CancellationToken cancellationToken, int? workerProcesses = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workDirectory);
         ArgumentNullException.ThrowIfNull(servers);
+        ArgumentOutOfRangeException.ThrowIfLessThan(workerProcesses ?? 1, 1);
         var work = Path.TrimEndingDirectorySeparator(Path.GetFullPath(workDirectory));
         Directory.CreateDirectory(work);
         // No directory is served: the work directory stands as the site's root.
-        var site = new NginxSite(work, work, PutDirectory: null, PutTempDirectory: null);
+        var site = new NginxSite(work, work, PutDirectory: null, PutTempDirectory: null) { WorkerProcesses = workerProcesses };
         return StartAsync(site, port => BuildProxyConfig(site, servers(port)), cancellationToken);
     }
 
@@ -156,7 +159,6 @@ public static class Nginx
                 default_type application/octet-stream;
                 {{TempPaths(site)}}
 
-            {{(site.ProxyPassTo is { } upstream ? $"    upstream origin {{\n        server {upstream.Authority};\n        keepalive 64;\n    }}\n" : "")}}
                 server {
                     listen 127.0.0.1:{{port}}{{(site.Tls ? " ssl" : "")}};
                     root {{Quote(site.RootDirectory)}};
@@ -167,24 +169,6 @@ public static class Nginx
                         ssl_certificate {{Quote(site.TlsCertificatePath!)}};
                         ssl_certificate_key {{Quote(site.TlsKeyPath!)}};
                         ssl_protocols TLSv1.3 TLSv1.2;
-                """);
-        }
-
-        if (site.ProxyPassTo is { } origin)
-        {
-            // As a reverse proxy in front of an app server runs: HTTP/1.1 kept alive to the origin (the upstream's
-            // keepalive; proxy_pass alone opens a connection a request), responses streamed through memory buffers.
-            config.AppendLine(CultureInfo.InvariantCulture, $$"""
-
-                        location / {
-                            proxy_pass http://origin;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_set_header Host $host;
-                            proxy_max_temp_file_size 0;
-                            proxy_request_buffering off;
-                            client_max_body_size 0;
-                        }
                 """);
         }
 
@@ -288,19 +272,7 @@ public static class Nginx
         return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath))
         {
             WorkerProcesses = options.WorkerProcesses,
-            ProxyPassTo = options.ProxyPassTo is null ? null : ProxyOrigin(options.ProxyPassTo),
         };
-    }
-
-    /// <summary>An http:// origin to pass requests to: scheme, host and port only, so nginx passes each request's URI as it came.</summary>
-    private static Uri ProxyOrigin(Uri origin)
-    {
-        if (!origin.IsAbsoluteUri || origin.Scheme != Uri.UriSchemeHttp || origin.PathAndQuery != "/" || origin.Host.Any(c => c is ';' or '{' or '}' or '$' or ' '))
-        {
-            throw new ArgumentException($"nginx proxies to an http:// origin (scheme, host, port), not {origin}.", nameof(origin));
-        }
-
-        return origin;
     }
 
     /// <summary>

@@ -6,9 +6,6 @@ internal sealed record NginxSite(string RootDirectory, string WorkDirectory, str
     /// <summary><see cref="NginxSiteOptions.WorkerProcesses"/>: null for one process without a master.</summary>
     public int? WorkerProcesses { get; init; }
 
-    /// <summary><see cref="NginxSiteOptions.ProxyPassTo"/>: the origin every request but /dav/ is passed to, or null.</summary>
-    public Uri? ProxyPassTo { get; init; }
-
     public bool Tls => TlsCertificatePath is not null;
 
     public string ConfigPath => Path.Combine(WorkDirectory, "nginx.conf");

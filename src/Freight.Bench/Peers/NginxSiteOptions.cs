@@ -40,12 +40,5 @@ public sealed record NginxSiteOptions
     /// would switch to nobody, who cannot read a private temporary directory).
     /// </summary>
     public int? WorkerProcesses { get; init; }
-
-    /// <summary>
-    /// An <c>http://</c> origin (scheme, host, port): nginx then passes every request but <c>/dav/</c> to it, as a
-    /// reverse proxy in front of an app server (<c>freight serve</c>, a Kestrel app) does, instead of serving
-    /// <see cref="RootDirectory"/>: HTTP/1.1 to the origin over kept-alive connections, responses buffered in memory
-    /// and streamed on, never spooled to a temporary file (<c>proxy_max_temp_file_size 0</c>), request bodies streamed.
-    /// </summary>
-    public Uri? ProxyPassTo { get; init; }
 }
+

@@ -124,8 +124,7 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
     {
         await using var serve = await ChildServer.StartAsync();
         using var site = new PeerDirectory();
-        await using var nginx = await Nginx.StartAsync(
-            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2, ProxyPassTo = serve.Address }, CancellationToken.None);
+        await using var nginx = await Nginx.StartProxyAsync(site.Work, port => ProxyTo(serve.Address, port), CancellationToken.None, workerProcesses: 2);
         Assert.True(nginx is not null, Missing);
         var (master, workers) = (nginx.ProcessId, nginx.WorkerProcessIds);
 
@@ -155,8 +154,7 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
         }
 
         using var site = new PeerDirectory();
-        await using var nginx = await Nginx.StartAsync(
-            new NginxSiteOptions { RootDirectory = site.Root, WorkDirectory = site.Work, WorkerProcesses = 2, ProxyPassTo = serve.Address }, CancellationToken.None);
+        await using var nginx = await Nginx.StartProxyAsync(site.Work, port => ProxyTo(serve.Address, port), CancellationToken.None, workerProcesses: 2);
         Assert.True(nginx is not null, Missing);
         var (master, workers) = (nginx.ProcessId, nginx.WorkerProcessIds);
 
@@ -280,4 +278,29 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
     }
 
     private static string Id(int processId) => processId.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>
+    /// nginx as a reverse proxy runs in front of an app server: HTTP/1.1 kept alive to <paramref name="origin"/> (the
+    /// upstream's keepalive; proxy_pass alone opens a connection a request), bodies streamed both ways, never spooled to a
+    /// temporary file (deploy/nginx/freight.conf's settings, which the serve tests run as shipped).
+    /// </summary>
+    private static string ProxyTo(Uri origin, int port) => $$"""
+        upstream origin {
+            server {{origin.Authority}};
+            keepalive 64;
+        }
+
+        server {
+            listen 127.0.0.1:{{port}};
+            client_max_body_size 0;
+            location / {
+                proxy_pass http://origin;
+                proxy_http_version 1.1;
+                proxy_set_header Connection "";
+                proxy_set_header Host $host;
+                proxy_request_buffering off;
+                proxy_buffering off;
+            }
+        }
+        """;
 }
