@@ -41,9 +41,24 @@ internal sealed class ContentLengthScanner
     {
         foreach (var segment in bytes)
         {
-            foreach (var b in segment.Span)
+            var span = segment.Span;
+            while (!span.IsEmpty)
             {
-                Step(b);
+                if (_matched == 0 && _valueLength < 0)
+                {
+                    // Outside a field name and value only a line feed starts one: skipped to, so that the rest of a
+                    // body drained after its answer goes by at memory speed, not a step a byte (16 MB/s).
+                    var lineFeed = span.IndexOf((byte)'\n');
+                    if (lineFeed < 0)
+                    {
+                        break;
+                    }
+
+                    span = span[lineFeed..];
+                }
+
+                Step(span[0]);
+                span = span[1..];
             }
         }
     }
