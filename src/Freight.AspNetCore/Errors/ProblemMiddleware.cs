@@ -60,8 +60,13 @@ internal sealed partial class ProblemMiddleware(
             return;
         }
 
-        await WriteProblemAsync(context, closeConnection: HasUnreadBody(context),
+        var unreadBody = LingeringClose.MayHaveUnreadBody(context);
+        await WriteProblemAsync(context, closeConnection: unreadBody,
             new ProblemDetails { Status = StatusCodes.Status500InternalServerError, Detail = "The server failed to answer; the failure is in its log." });
+        if (unreadBody)
+        {
+            await LingeringClose.DrainAsync(context, logger);
+        }
     }
 
     /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
@@ -163,15 +168,7 @@ internal sealed partial class ProblemMiddleware(
         uploads is { StopCut: true }
         || (exception is OperationCanceledException && !context.RequestAborted.IsCancellationRequested && lifetime is { ApplicationStopping.IsCancellationRequested: true });
 
-    /// <summary>
-    /// Whether an HTTP/1.x request may still have body bytes on its connection, which the answer's <c>Connection:
-    /// close</c> keeps Kestrel from draining. Not on HTTP/2, where Connection is no field (RFC 9113 §8.2.2): Kestrel
-    /// removed it with a warning for every refused upload (Kestrel[41]), and resets the stream's unread body itself.
-    /// </summary>
-    private static bool HasUnreadBody(HttpContext context) =>
-        IsHttp1(context) && (context.Request.ContentLength is > 0 || context.Request.Headers.TransferEncoding.Count > 0);
-
-    private static bool IsHttp1(HttpContext context) =>
+    internal static bool IsHttp1(HttpContext context) =>
         HttpProtocol.IsHttp11(context.Request.Protocol) || HttpProtocol.IsHttp10(context.Request.Protocol);
 
     /// <summary>
@@ -228,8 +225,11 @@ internal sealed partial class ProblemMiddleware(
             }
         }
 
-        // A request body is not read further: close the connection rather than drain a huge body.
-        if (HasUnreadBody(context))
+        // A body perhaps not read to its end: the connection ends after the answer (the rest is read only within a
+        // bound, below). Not on HTTP/2, where Connection is no field (RFC 9113 §8.2.2): Kestrel removed it with a
+        // warning for every refused upload (Kestrel[41]).
+        var unreadBody = LingeringClose.MayHaveUnreadBody(context);
+        if (unreadBody)
         {
             context.Response.Headers.Connection = "close";
         }
@@ -241,6 +241,10 @@ internal sealed partial class ProblemMiddleware(
         {
             // The 400 stays readable by a client that only half-closed; no request is read after it.
             StopReadingRequests(context);
+        }
+        else if (unreadBody)
+        {
+            await LingeringClose.DrainAsync(context, logger);
         }
     }
 
@@ -295,6 +299,10 @@ internal sealed partial class ProblemMiddleware(
             HttpContext = context,
             ProblemDetails = new ProblemDetails { Status = status, Detail = $"{context.Request.Method} {context.Request.Path}: {reason}." },
         });
+        if (LingeringClose.MayHaveUnreadBody(context))
+        {
+            await LingeringClose.DrainAsync(context, logger);
+        }
     }
 
     /// <summary>

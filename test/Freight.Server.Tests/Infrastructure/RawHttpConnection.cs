@@ -136,6 +136,29 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Sends <paramref name="count"/> zero bytes without reading anything, as a client (or a proxy) that writes a whole
+    /// body before it looks at the answer; returns how many the connection took before it failed (the server reset or
+    /// closed it), <paramref name="count"/> when all were sent.
+    /// </summary>
+    public async Task<long> SendZerosAsync(long count)
+    {
+        var zeros = new byte[1024 * 1024];
+        long sent = 0;
+        try
+        {
+            while (sent < count)
+            {
+                sent += await _socket.SendAsync(zeros.AsMemory(0, (int)Math.Min(zeros.Length, count - sent)), SocketFlags.None);
+            }
+        }
+        catch (SocketException)
+        {
+        }
+
+        return sent;
+    }
+
     /// <summary>Closes abruptly: SO_LINGER 0 makes the close send a TCP RST instead of a FIN.</summary>
     public void Reset()
     {
@@ -218,6 +241,30 @@ internal sealed class RawHttpConnection : IAsyncDisposable
 
         _readStart = _readEnd;
         return rest.ToArray();
+    }
+
+    /// <summary>
+    /// Reads to the end of the connection once a response is read: true when the server closed it (FIN) with nothing
+    /// more sent, false when it reset it (RST), which loses whatever the client had not read yet.
+    /// </summary>
+    public async Task<bool> EndsWithCloseAsync()
+    {
+        using var limit = new CancellationTokenSource(s_readLimit);
+        var extra = _readEnd - _readStart;
+        try
+        {
+            while (await FillAsync(limit.Token))
+            {
+                extra += _readEnd;
+            }
+        }
+        catch (SocketException reset) when (reset.SocketErrorCode == SocketError.ConnectionReset)
+        {
+            return false;
+        }
+
+        _readStart = _readEnd;
+        return extra == 0;
     }
 
     /// <summary>Reads and drops at least <paramref name="count"/> bytes of whatever arrives (less if the server closes first); returns how many.</summary>
