@@ -17,8 +17,9 @@ namespace Freight.AspNetCore.Errors;
 internal static partial class LingeringClose
 {
     /// <summary>
-    /// The most of a refused body read after its answer: enough for what a proxy or client has in flight before it
-    /// reads the answer and stops; a client that sends more is cut.
+    /// The most of a refused body read after its answer: far more than a proxy or client has in flight before it reads
+    /// the answer and stops (nginx: under 10 MB), and a whole body of up to 1 GiB for a client that reads only once it
+    /// has sent all; a client that sends more is cut.
     /// </summary>
     public const long MaxBytes = 1L << 30;
 

@@ -6,9 +6,10 @@ namespace Freight.AspNetCore.RequestHeads;
 /// <summary>
 /// Remembers the raw value of the last <c>Content-Length</c> field line in the bytes it is shown, as sent: Kestrel keeps
 /// only the number it parsed, and its parser takes a sign (<c>+5</c>, <c>-0</c>), which RFC 9110 §8.6 does not
-/// (<c>Content-Length = 1*DIGIT</c>). A byte-at-a-time match, shown only what Kestrel consumes outside the application's
-/// body reads: request heads, and the unread rest of a body Kestrel drains after a response. A value in such a rest is
-/// harmless: the next head's own Content-Length line comes later and replaces it.
+/// (<c>Content-Length = 1*DIGIT</c>). A byte-at-a-time match from each line feed, shown only what Kestrel consumes
+/// outside the application's body reads: request heads, and the unread rest of a body drained after a response (by
+/// Kestrel, or by routing's refusal of a path, answered after <see cref="ContentLengthMiddleware"/>). A value in such a
+/// rest is harmless: the next head's own Content-Length line comes later and replaces it.
 /// </summary>
 internal sealed class ContentLengthScanner
 {
