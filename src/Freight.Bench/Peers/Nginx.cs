@@ -192,19 +192,6 @@ public static class Nginx
                 """);
         }
 
-        if (site.ProxyUpstream is { } upstream)
-        {
-            config.AppendLine(CultureInfo.InvariantCulture, $$"""
-
-                        location /proxy/ {
-                            proxy_pass http://{{upstream.Authority}}/;
-                            proxy_http_version 1.1;
-                            proxy_request_buffering off;
-                            client_max_body_size 0;
-                        }
-                """);
-        }
-
         config.AppendLine("""
                 }
             }
@@ -277,11 +264,6 @@ public static class Nginx
             throw new ArgumentException("nginx's TLS needs both a certificate and a key file.", nameof(options));
         }
 
-        if (options.ProxyUpstream is { } upstream && (upstream.Scheme != Uri.UriSchemeHttp || upstream.AbsolutePath != "/"))
-        {
-            throw new ArgumentException($"nginx fronts an http:// server's root, not {upstream}.", nameof(options));
-        }
-
         if (options.WorkerProcesses is < 1)
         {
             throw new ArgumentException("nginx needs at least one worker process.", nameof(options));
@@ -290,7 +272,6 @@ public static class Nginx
         return new NginxSite(root, work, put, putTemp, options.TlsCertificatePath is null ? null : Path.GetFullPath(options.TlsCertificatePath), options.TlsKeyPath is null ? null : Path.GetFullPath(options.TlsKeyPath))
         {
             WorkerProcesses = options.WorkerProcesses,
-            ProxyUpstream = options.ProxyUpstream,
         };
     }
 

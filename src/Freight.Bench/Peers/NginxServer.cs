@@ -27,7 +27,6 @@ public sealed class NginxServer : IAsyncDisposable
         ErrorLogPath = site.ErrorLogPath;
         PutDirectory = site.PutDirectory;
         DavAddress = site.PutDirectory is null ? null : new Uri(BaseAddress, "dav/");
-        ProxyAddress = site.ProxyUpstream is null ? null : new Uri(BaseAddress, "proxy/");
     }
 
     /// <summary><c>http://127.0.0.1:PORT/</c> (<c>https://</c> with TLS): the root directory's files are under it.</summary>
@@ -50,9 +49,6 @@ public sealed class NginxServer : IAsyncDisposable
 
     /// <summary><c>BaseAddress/dav/</c> when <see cref="NginxSiteOptions.EnableWebDavPut"/> is on: PUT here writes into <see cref="PutDirectory"/>.</summary>
     public Uri? DavAddress { get; }
-
-    /// <summary><c>BaseAddress/proxy/</c> when <see cref="NginxSiteOptions.ProxyUpstream"/> is set: the upstream's root, through nginx.</summary>
-    public Uri? ProxyAddress { get; }
 
     /// <summary>Where WebDAV PUTs land (full path), when enabled.</summary>
     public string? PutDirectory { get; }

@@ -6,9 +6,6 @@ internal sealed record NginxSite(string RootDirectory, string WorkDirectory, str
     /// <summary><see cref="NginxSiteOptions.WorkerProcesses"/>: null for one process without a master.</summary>
     public int? WorkerProcesses { get; init; }
 
-    /// <summary><see cref="NginxSiteOptions.ProxyUpstream"/>: the server fronted at /proxy/, or null.</summary>
-    public Uri? ProxyUpstream { get; init; }
-
     public bool Tls => TlsCertificatePath is not null;
 
     public string ConfigPath => Path.Combine(WorkDirectory, "nginx.conf");

@@ -40,12 +40,5 @@ public sealed record NginxSiteOptions
     /// would switch to nobody, who cannot read a private temporary directory).
     /// </summary>
     public int? WorkerProcesses { get; init; }
-
-    /// <summary>
-    /// A server for nginx to front at <c>/proxy/</c>, as a deployment puts nginx before Freight: <c>PUT /proxy/files/a</c>
-    /// is <c>PUT /files/a</c> there, over HTTP/1.1, the request's body streamed as it arrives
-    /// (<c>proxy_request_buffering off</c>, no body size limit), not spooled to a file first. An http:// address.
-    /// </summary>
-    public Uri? ProxyUpstream { get; init; }
 }
 

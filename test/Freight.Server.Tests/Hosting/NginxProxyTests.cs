@@ -212,8 +212,6 @@ public sealed class NginxProxyTests(NginxProxyTests.ProxiedServe proxy) : IClass
     /// </summary>
     public sealed class ProxiedServe : IAsyncLifetime
     {
-        private const string Missing = "nginx is not installed: run scripts/install-peers.sh as root (./test.sh does).";
-
         private readonly string _work = Path.Combine(Path.GetTempPath(), "freight-server-tests", "nginx-" + Guid.NewGuid().ToString("N"));
         private NginxServer? _nginx;
 
@@ -227,10 +225,8 @@ public sealed class NginxProxyTests(NginxProxyTests.ProxiedServe proxy) : IClass
         public async Task InitializeAsync()
         {
             await Serve.InitializeAsync();
-            var root = NodePackages.FindRepositoryRoot() ?? throw new InvalidOperationException($"No Freight.slnx above {AppContext.BaseDirectory}: these tests read deploy/nginx/freight.conf from the clone.");
-            var shipped = await File.ReadAllTextAsync(Path.Combine(root, "deploy", "nginx", "freight.conf"));
-            _nginx = await Nginx.StartProxyAsync(_work, port => Addressed(shipped, Serve.HttpAddress, port), CancellationToken.None);
-            Assert.True(_nginx is not null, Missing);
+            _nginx = await ShippedNginxProxy.StartAsync(_work, Serve.HttpAddress);
+            Assert.True(_nginx is not null, ShippedNginxProxy.Missing);
         }
 
         public async Task DisposeAsync()
@@ -245,17 +241,6 @@ public sealed class NginxProxyTests(NginxProxyTests.ProxiedServe proxy) : IClass
             {
                 Directory.Delete(_work, recursive: true);
             }
-        }
-
-        /// <summary>The shipped file with serve's address for the upstream's and nginx's own port for <c>listen 80</c>; nothing else changes.</summary>
-        private static string Addressed(string shipped, Uri serve, int port) =>
-            ReplaceOnce(ReplaceOnce(shipped, "server 127.0.0.1:5080;", $"server {serve.Authority};"), "listen 80;", $"listen 127.0.0.1:{port};");
-
-        private static string ReplaceOnce(string text, string old, string replacement)
-        {
-            var at = text.IndexOf(old, StringComparison.Ordinal);
-            Assert.True(at >= 0 && text.IndexOf(old, at + 1, StringComparison.Ordinal) < 0, $"deploy/nginx/freight.conf should hold '{old}' once: the test puts its own address there.");
-            return string.Concat(text.AsSpan(0, at), replacement, text.AsSpan(at + old.Length));
         }
     }
 
