@@ -546,25 +546,7 @@ public static class QuotaServers
     {
         var n = Interlocked.Increment(ref s_lastClient);
         var local = new IPAddress([127, 0, (byte)(n / 250), (byte)(2 + (n % 250))]);
-        var handler = new SocketsHttpHandler
-        {
-            ConnectCallback = async (context, cancellationToken) =>
-            {
-                var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-                try
-                {
-                    socket.Bind(new IPEndPoint(local, 0));
-                    await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
-                    return new NetworkStream(socket, ownsSocket: true);
-                }
-                catch
-                {
-                    socket.Dispose();
-                    throw;
-                }
-            },
-        };
-        return new HttpClient(handler) { Timeout = TimeSpan.FromMinutes(2) };
+        return ClientAddress.ClientFrom(local, TimeSpan.FromMinutes(2));
     }
 }
 

@@ -183,28 +183,7 @@ public sealed class NginxProxyTests(NginxProxyTests.ProxiedServe proxy) : IClass
         Assert.Equal(Invariant(content.Length), patched.Headers.GetValues("Upload-Offset").Single());
     }
 
-    /// <summary>An HttpClient whose connections leave from <paramref name="from"/>.</summary>
-    private static HttpClient ClientFrom(IPAddress from) => new(new SocketsHttpHandler
-    {
-        ConnectCallback = async (context, cancellationToken) =>
-        {
-            var socket = new Socket(from.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-            try
-            {
-                socket.Bind(new IPEndPoint(from, 0));
-                await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
-                return new NetworkStream(socket, ownsSocket: true);
-            }
-            catch
-            {
-                socket.Dispose();
-                throw;
-            }
-        },
-    })
-    {
-        Timeout = TimeSpan.FromMinutes(1),
-    };
+    private static HttpClient ClientFrom(IPAddress from) => ClientAddress.ClientFrom(from, TimeSpan.FromMinutes(1));
 
     /// <summary>
     /// serve (its files store on disk, one upload in flight per client, trusting 127.0.0.1: nginx) and an nginx in
