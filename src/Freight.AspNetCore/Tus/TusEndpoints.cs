@@ -92,9 +92,10 @@ internal sealed class TusUploads(
 
     private readonly StoragePrefix _prefix = StoragePrefix.TryParse(options.FilesPrefix, out var prefix, out _) ? prefix : StoragePrefix.Root;
 
-    // How long a DELETE waits for a PATCH of the same upload to unwind (a client that aborted it and now
-    // terminates): long enough for the server to notice the cut-off, short enough for a request to wait.
-    private static readonly TimeSpan s_deletePatience = TimeSpan.FromSeconds(5);
+    // How long a HEAD, PATCH or DELETE waits for the request holding its upload to let go once asked: a PATCH
+    // stops at its next chunk, one cut off unwinds once the server notices. A holder busy past it (finishing a
+    // large upload) leaves the waiting request a 423, as a request that must not hang on another.
+    private static readonly TimeSpan s_takeOverPatience = TimeSpan.FromSeconds(5);
 
     public Task OptionsAsync(HttpContext context)
     {
@@ -187,7 +188,7 @@ internal sealed class TusUploads(
             {
                 try
                 {
-                    upload = await AppendAsync(context, upload, checksum);
+                    upload = await AppendAsync(context, upload, held, checksum);
                 }
                 catch (ProblemException refused)
                 {
@@ -305,14 +306,14 @@ internal sealed class TusUploads(
             return;
         }
 
+        // The offset once it settled: a PATCH still writing (its client gone, or a proxy still delivering what it
+        // had buffered) is taken over, so the client resumes from an offset that does not move on under it.
+        using var held = await TakeOverAsync(context);
         var upload = await FindAsync(context);
-        if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial && locks.TryEnter(upload.Id, out var held))
+        if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial)
         {
             // Every byte arrived but the file was not made (a crash, a failed move): make it now.
-            using (held)
-            {
-                upload = await FinishAsync(upload, context.RequestAborted);
-            }
+            upload = await FinishAsync(upload, context.RequestAborted);
         }
 
         context.Response.Headers.CacheControl = "no-store";
@@ -339,13 +340,9 @@ internal sealed class TusUploads(
         var declaredLength = TusProtocol.Size(request, TusProtocol.LengthHeader);
         using var checksum = TusProtocol.Checksum(request);
         // The lock first, then the one read of the upload: a request that held the lock may have moved it on.
-        if (!locks.TryEnter(UploadId(context), out var held))
-        {
-            throw Locked();
-        }
-
         ResumableUpload upload;
-        using (held)
+        bool finished;
+        using (var held = await TakeOverAsync(context))
         {
             upload = await FindAsync(context);
             if (upload.Kind == ResumableUploadKind.Final)
@@ -364,14 +361,18 @@ internal sealed class TusUploads(
                 upload = await DeclareLengthAsync(upload, declared, context.RequestAborted);
             }
 
-            if (upload.Completion is null)
+            finished = upload.Completion is not null;
+            if (!finished)
             {
-                upload = await AppendAsync(context, upload, checksum);
+                upload = await AppendAsync(context, upload, held, checksum);
             }
-            else if (await BodyHasBytesAsync(request))
-            {
-                throw ExceedsLength(upload);
-            }
+        }
+
+        // A finished upload takes no more bytes. Whether the body brings any is awaited without holding the upload:
+        // a chunked body may be slow to tell, and requests that take the upload over would wait for it.
+        if (finished && await BodyHasBytesAsync(request))
+        {
+            throw ExceedsLength(upload);
         }
 
         telemetry.Complete(upload.Offset - offset);
@@ -387,8 +388,8 @@ internal sealed class TusUploads(
         }
 
         var upload = await FindAsync(context, allowExpired: true);
-        // A client that aborted its PATCH to terminate: wait for that request to unwind instead of refusing.
-        using var held = await locks.EnterAsync(upload.Id, s_deletePatience, context.RequestAborted) ?? throw Locked();
+        // A PATCH still writing (its client aborted it to terminate, or is gone) is taken over, not waited out.
+        using var held = await TakeOverAsync(context);
         await RemoveAsync(upload, context.RequestAborted);
         context.Response.StatusCode = StatusCodes.Status204NoContent;
     }
@@ -410,6 +411,13 @@ internal sealed class TusUploads(
     }
 
     public bool IsBusy(string id) => locks.IsHeld(id);
+
+    /// <summary>
+    /// The upload's lock, taken over from the request that holds it (<see cref="ResumableUploadLocks.TakeOverAsync"/>):
+    /// a PATCH stops reading at its next chunk and answers <see cref="TakenOver"/>. 423 when it is not let go in time.
+    /// </summary>
+    private async ValueTask<ResumableUploadLocks.Holder> TakeOverAsync(HttpContext context) =>
+        await locks.TakeOverAsync(UploadId(context), s_takeOverPatience, context.RequestAborted) ?? throw Locked();
 
     /// <summary>The route's upload id as sent (validated where it is looked up).</summary>
     private static string UploadId(HttpContext context) => context.Request.RouteValues["id"] as string ?? "";
@@ -459,11 +467,12 @@ internal sealed class TusUploads(
     }
 
     /// <summary>
-    /// Streams the request body to the upload's end (the caller holds its lock). Bytes that arrived stay when
-    /// the request is cut off, unless the chunk carries a checksum: then the chunk is all or nothing. The
-    /// running digests follow exactly the stored bytes. Completes the upload when its last byte arrived.
+    /// Streams the request body to the upload's end (the caller holds its lock, <paramref name="held"/>). Bytes that
+    /// arrived stay when the request is cut off or taken over by another request for the upload, unless the chunk
+    /// carries a checksum: then the chunk is all or nothing. The running digests follow exactly the stored bytes.
+    /// Completes the upload when its last byte arrived.
     /// </summary>
-    private async ValueTask<ResumableUpload> AppendAsync(HttpContext context, ResumableUpload upload, TusChecksum? checksum = null)
+    private async ValueTask<ResumableUpload> AppendAsync(HttpContext context, ResumableUpload upload, ResumableUploadLocks.Holder held, TusChecksum? checksum = null)
     {
         var request = context.Request;
         var limit = upload.Length ?? maxUploadBytes;
@@ -478,9 +487,16 @@ internal sealed class TusUploads(
         // Disposed before the upload can finish: a store may keep the last bytes until then (S3 keeps a tail).
         var appender = await BeginAppendAsync(upload, context.RequestAborted);
         var discard = false;
+        var takenOver = false;
         try
         {
-            await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload);
+            // Another request asking for the upload ends the body's read at the next chunk (the followed body's own
+            // cancel, told apart from Kestrel's): the bytes that came stay, as when the client is cut off.
+            using (held.ReleaseRequested.UnsafeRegister(static body => ((PipeReader)body!).CancelPendingRead(), request.BodyReader))
+            {
+                await CopyAsync(request.BodyReader, appender, digests, checksum, limit, upload);
+            }
+
             if (checksum is not null && !checksum.Matches())
             {
                 FreightTelemetry.DigestMismatch(checksum.Name);
@@ -493,6 +509,12 @@ internal sealed class TusUploads(
             // A chunk refused while or after streaming (past the length, checksum mismatch) is taken back whole.
             discard = true;
             throw;
+        }
+        catch (OperationCanceledException) when (held.ReleaseRequested.IsCancellationRequested)
+        {
+            // Taken over: answered below, once the bytes kept are saved and the lock can go.
+            takenOver = true;
+            discard = checksum is not null;
         }
         catch when (checksum is not null)
         {
@@ -524,6 +546,11 @@ internal sealed class TusUploads(
 
         upload = upload with { Offset = appender.Offset, LastActivityAt = time.GetUtcNow() };
         quota.Stored(upload);
+        if (takenOver && !upload.HasAllBytes)
+        {
+            throw TakenOver(upload, appender.Offset - appender.StartOffset, checksum);
+        }
+
         return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
     }
 
@@ -738,7 +765,26 @@ internal sealed class TusUploads(
                 ? $"The upload is {length} bytes and holds {upload.Offset}; the chunk would go past its end and was discarded."
                 : "The chunk would pass the largest upload allowed; it was discarded.");
 
+    /// <summary>
+    /// The answer to a PATCH (or a creation's body) that another request took over. 423, as to a request that finds
+    /// the upload busy, with Retry-After: its client may still be there (a HEAD of its own while the PATCH streamed,
+    /// a second tab resuming the same file), and a tus client retries 423 from HEAD's offset, where tusd's 400 ends
+    /// its upload. Upload-Offset says where the upload stood when this request let go.
+    /// </summary>
+    private static ProblemException TakenOver(ResumableUpload upload, long kept, TusChecksum? checksum) =>
+        TusProtocol.Problem(StatusCodes.Status423Locked, "Upload taken over",
+            (checksum is null
+                ? $"Another request for this upload took it over, so this request stopped reading its body; the {kept} bytes it had stored are kept"
+                : $"Another request for this upload took it over, so this request stopped reading its body; its chunk was discarded (Upload-Checksum covers the whole chunk)")
+            + $" and the upload holds {upload.Offset} bytes. HEAD tells where to continue.",
+            new Dictionary<string, string>
+            {
+                [TusProtocol.OffsetHeader] = upload.Offset.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                ["Retry-After"] = "1",
+            });
+
     private static ProblemException Locked() =>
-        TusProtocol.Problem(StatusCodes.Status423Locked, "Upload busy", "Another request is writing to this upload; retry when it ends.",
+        TusProtocol.Problem(StatusCodes.Status423Locked, "Upload busy",
+            $"Another request is using this upload and did not let go of it within {s_takeOverPatience.TotalSeconds:0} s; retry when it ends.",
             new Dictionary<string, string> { ["Retry-After"] = "1" });
 }

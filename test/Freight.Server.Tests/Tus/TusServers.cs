@@ -1,7 +1,9 @@
 using Amazon.S3;
+using Freight.Resumable;
 using Freight.Server.Tests.Files;
 using Freight.Server.Tests.Infrastructure;
 using Freight.Testing.Rgw;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Freight.Server.Tests.Tus;
 
@@ -15,6 +17,22 @@ public abstract class TusServer(params string[] arguments) : FilesServer(argumen
 
     /// <summary>Whether HEAD's offset moves while a PATCH streams (file system, memory); S3 buffers up to a part first.</summary>
     public virtual bool StoresBytesAsTheyArrive => true;
+
+    /// <summary>
+    /// How many bytes the store holds for the upload at <paramref name="path"/>, read from the store itself: a HEAD
+    /// would take over the PATCH a test watches. The file-system store's file, else the in-process server's store.
+    /// </summary>
+    public async Task<long> StoredOffsetAsync(string path)
+    {
+        if (TusDirectory is { } directory)
+        {
+            var bytes = new FileInfo(Path.Combine(directory, TusApi.Id(path) + ".bin"));
+            return bytes.Exists ? bytes.Length : 0;
+        }
+
+        var upload = await Server.App.Services.GetRequiredService<IResumableUploadStore>().GetAsync(TusApi.Id(path));
+        return upload?.Offset ?? 0;
+    }
 
     /// <summary>Every file in the tus directory (names, sorted); empty for the memory store.</summary>
     public IReadOnlyList<string> TusFiles() =>
