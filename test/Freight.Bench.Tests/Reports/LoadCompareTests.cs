@@ -169,21 +169,21 @@ public sealed class LoadCompareTests
         smaller.Server = new SideCost(0.449, Gen2: 1);
         smaller.Counters = new ServerCounters { CpuPercent = 50, Gen2Collections = 1, Gen0Collections = 80 };
         var larger = LoadRow("http://127.0.0.1:5080/x", [100, 100, 100, 100]);
-        larger.Server = new SideCost(0.75);
+        larger.Server = new SideCost(0.85);
         larger.Counters = new ServerCounters { CpuPercent = 50, Gen2Collections = 0, Gen0Collections = 12 };
 
         var text = CompareReport.CompareFiles([Source("a.json", baseRow), Source("b.json", smaller), Source("c.json", larger)]).ReplaceLineEndings("\n");
         var table = Table(text, "load/put — " + CompareKey.LabelOf(baseRow));
 
-        // -10.2% server CPU/GiB is inside the 35% two runs of one command differed by; +50% is beyond it. Gen 2 0 → 1 is
+        // -10.2% server CPU/GiB is inside the 60% two runs of one command differed by; +70% is beyond it. Gen 2 0 → 1 is
         // within two counts' spread (2√1); gen 0 10 → 80 is +700%, beyond the 600% floor and 2√90.
-        Assert.Equal(["server CPU (s/GiB)", "0.500", "0.449 (-10.20%) ≈", "0.750 (+50.00%) ✗"], Row(table, "server CPU (s/GiB)"));
+        Assert.Equal(["server CPU (s/GiB)", "0.500", "0.449 (-10.20%) ≈", "0.850 (+70.00%) ✗"], Row(table, "server CPU (s/GiB)"));
         Assert.Equal(["gen 2 GCs", "0", "1 (+1) ≈", "0 (+0) ≈"], Row(table, "gen 2 GCs"));
         Assert.Equal(["gen 0 GCs", "10", "80 (+700.00%) ✗", "12 (+20.00%) ≈"], Row(table, "gen 0 GCs"));
 
         // --noise raises the floors, never lowers them.
-        var noisy = Table(CompareReport.CompareFiles([Source("a.json", baseRow), Source("c.json", larger)], noisePercent: 60).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(baseRow));
-        Assert.Equal(["server CPU (s/GiB)", "0.500", "0.750 (+50.00%) ≈"], Row(noisy, "server CPU (s/GiB)"));
+        var noisy = Table(CompareReport.CompareFiles([Source("a.json", baseRow), Source("c.json", larger)], noisePercent: 80).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(baseRow));
+        Assert.Equal(["server CPU (s/GiB)", "0.500", "0.850 (+70.00%) ≈"], Row(noisy, "server CPU (s/GiB)"));
     }
 
     [Fact]
