@@ -57,8 +57,8 @@ public sealed class LoadBlameTests
 
     /// <summary>
     /// A server whose every request forces a full blocking collection: its thread-pool queue fills behind the GC
-    /// pauses with no thread blocked. The verdict must not say "threads blocked"; when the queue rule fires, it names
-    /// GC with the share of the run it paused the server.
+    /// pauses with no thread blocked. The verdict must not say "threads blocked"; when no CPU rule decides, it names GC,
+    /// by the queue's backlog or by the pauses alone.
     /// </summary>
     [Fact]
     public async Task EveryRequestCollectsTheHeap_ServerPid_VerdictNamesGcNotBlockedThreads()
@@ -71,9 +71,15 @@ public sealed class LoadBlameTests
         Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
         Assert.True(row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
         Assert.DoesNotContain("threads blocked", row.Blame.Reason, StringComparison.Ordinal);
-        if (row.Blame.Verdict == "server-bound" && !row.Blame.Reason.Contains("more than 90 %", StringComparison.Ordinal))
+        // GC is named whichever rule decides without the CPU: the queue's backlog behind the pauses, or (when too few
+        // seconds showed a backlog on a loaded machine) the pauses alone.
+        if (row.Blame.Verdict == "server-bound" && !row.Blame.Reason.Contains("more than 90 %", StringComparison.Ordinal)
+            && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
         {
-            Assert.StartsWith("server-bound by garbage collection: its thread pool queue ", row.Blame.Reason, StringComparison.Ordinal);
+            Assert.True(
+                row.Blame.Reason.StartsWith("server-bound by garbage collection: its thread pool queue ", StringComparison.Ordinal)
+                || row.Blame.Reason.StartsWith("server-bound by garbage collection: GC paused it for ", StringComparison.Ordinal),
+                row.Blame.Reason);
         }
     }
 
