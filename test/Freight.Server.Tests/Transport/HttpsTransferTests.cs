@@ -81,9 +81,10 @@ public abstract class HttpsTransferTests(FilesServer server)
         var full = data.Where(record => record.Length >= 16 * 1024).ToList();
         var carried = full.Sum(record => record.Length - 17L);
         Assert.All(data, record => Assert.InRange(record.Length, 1, 16 * 1024 + 256)); // RFC 8446 §5.2's limit
-        // Not all of it: HTTP/2 on a loaded machine flushes some frames before a record fills (CI read 94.9 %, with
-        // ~8 KiB records between full ones); 4 KiB records would carry none, so four fifths tells the two apart.
-        Assert.True(carried >= Size * 80L / 100, $"records of 16 KiB or more carry {carried} of {Size} bytes; lengths: {string.Join(',', data.Select(record => record.Length).Distinct())}");
+        // Not all of it: HTTP/2 on a loaded machine flushes some frames before a record fills (CI read 94.9 %, then
+        // 77.8 % on 2026-11-29, with ~8 KiB records between full ones); 4 KiB records would carry none, so half tells the
+        // two apart.
+        Assert.True(carried >= Size * 50L / 100, $"records of 16 KiB or more carry {carried} of {Size} bytes; lengths: {string.Join(',', data.Select(record => record.Length).Distinct())}");
     }
 
     [Fact]

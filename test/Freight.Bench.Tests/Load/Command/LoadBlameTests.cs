@@ -76,10 +76,7 @@ public sealed class LoadBlameTests
         if (row.Blame.Verdict == "server-bound" && !row.Blame.Reason.Contains("more than 90 %", StringComparison.Ordinal)
             && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
         {
-            Assert.True(
-                row.Blame.Reason.StartsWith("server-bound by garbage collection: its thread pool queue ", StringComparison.Ordinal)
-                || row.Blame.Reason.StartsWith("server-bound by garbage collection: GC paused it for ", StringComparison.Ordinal),
-                row.Blame.Reason);
+            AssertNamesGc(row.Blame.Reason);
         }
     }
 
@@ -103,9 +100,18 @@ public sealed class LoadBlameTests
         Assert.Equal(SaturationRule.Judge(Inputs(run)).Reason, row.Blame.Reason);
         if (!row.Blame.Reason.Contains("90 %", StringComparison.Ordinal) && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
         {
-            Assert.StartsWith("server-bound by garbage collection: GC paused it for ", row.Blame.Reason, StringComparison.Ordinal);
+            AssertNamesGc(row.Blame.Reason);
         }
     }
+
+    /// <summary>
+    /// GC named by either rule that decides without the CPU: the pauses alone, or the thread pool's backlog behind them
+    /// (a loaded CI run saw a backlog form even at one connection, and the 32-connection run without one).
+    /// </summary>
+    private static void AssertNamesGc(string reason) => Assert.True(
+        reason.StartsWith("server-bound by garbage collection: GC paused it for ", StringComparison.Ordinal)
+        || reason.StartsWith("server-bound by garbage collection: its thread pool queue ", StringComparison.Ordinal),
+        reason);
 
     /// <summary>
     /// Whether the client reaches 90 % of a core here depends on what else the shared 2-core machine runs (a busy
