@@ -37,22 +37,17 @@ public abstract class TusAbortTests(TusServer server)
     [InlineData(Protocol.Http2)]
     public async Task Patch_WhileAnotherPatchOfTheUploadIsInFlight_TakesItOverAndTheFirstAnswers423WithWhatItKept(Protocol protocol)
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 131);
-        var path = await CreateAsync(server, Size, key, protocol);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB, protocol: protocol);
-        await using var first = await PausedPatch.StartAsync(server, path, Payloads.MiB, content[Payloads.MiB..], InFlight, protocol);
+        var upload = await NewUploadAsync(seed: 131, protocol);
+        await using var first = await PausedPatchAsync(upload, protocol);
 
         // A second PATCH from where its client last saw the upload takes it over, then finds it moved on.
-        using var second = await PatchAsync(server, path, Payloads.MiB, Content(1000, seed: 132), protocol);
+        using var second = await PatchAsync(server, upload.Path, Payloads.MiB, Content(1000, seed: 132), protocol);
         await AssertRefusedAsync(second, HttpStatusCode.Conflict);
 
-        var offset = await OffsetAsync(server, path);
+        var offset = await OffsetAsync(server, upload.Path);
         Assert.InRange(offset, Payloads.MiB + 1, Payloads.MiB + InFlight);
         await first.AssertTakenOverAsync(offset);
-        await AssertHoldsAsync(server, path, content, offset, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: offset, protocol: protocol);
-        await AssertFileAsync(server, key, content);
+        await AssertResumesFromAsync(upload, offset, protocol);
     }
 
     [Theory]
@@ -60,18 +55,13 @@ public abstract class TusAbortTests(TusServer server)
     [InlineData(Protocol.Http2)]
     public async Task Head_WhileAPatchBodyIsPaused_TakesTheUploadOverAtAnOffsetThatStaysPut(Protocol protocol)
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 136);
-        var path = await CreateAsync(server, Size, key);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        await using var first = await PausedPatch.StartAsync(server, path, Payloads.MiB, content[Payloads.MiB..], InFlight, protocol);
+        var upload = await NewUploadAsync(seed: 136);
+        await using var first = await PausedPatchAsync(upload, protocol);
 
-        var offset = await OffsetAsync(server, path);
+        var offset = await OffsetAsync(server, upload.Path);
 
         Assert.InRange(offset, Payloads.MiB + 1, Payloads.MiB + InFlight);
-        await AssertHoldsAsync(server, path, content, offset, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: offset);
-        await AssertFileAsync(server, key, content);
+        await AssertResumesFromAsync(upload, offset);
         await first.AssertTakenOverAsync(offset);
         if (protocol == Protocol.Http11)
         {
@@ -82,20 +72,15 @@ public abstract class TusAbortTests(TusServer server)
     [Fact]
     public async Task Head_WhileAPatchBodyIsStillArriving_TakesTheUploadOverAndStopsReadingIt()
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 137);
-        var path = await CreateAsync(server, Size, key);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        await using var first = await PausedPatch.StartAsync(server, path, Payloads.MiB, content[Payloads.MiB..], InFlight, Protocol.Http11);
+        var upload = await NewUploadAsync(seed: 137);
+        await using var first = await PausedPatchAsync(upload);
 
         // The body goes on coming, as from a proxy still delivering what it buffered for a client that is gone.
         using var stop = new CancellationTokenSource();
         var trickle = first.SendTheRestAsync(stop.Token);
-        var offset = await OffsetAsync(server, path);
+        var offset = await OffsetAsync(server, upload.Path);
 
-        await AssertHoldsAsync(server, path, content, offset, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: offset);
-        await AssertFileAsync(server, key, content);
+        await AssertResumesFromAsync(upload, offset);
         await first.AssertTakenOverAsync(offset);
         await stop.CancelAsync();
         await trickle;
@@ -104,20 +89,13 @@ public abstract class TusAbortTests(TusServer server)
     [Fact]
     public async Task Head_WhileAPatchWithChecksumIsPaused_TakesItOverAndItsChunkIsDiscarded()
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 138);
-        var path = await CreateAsync(server, Size, key);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        var chunk = content[Payloads.MiB..(Payloads.MiB + (2 * InFlight))];
-        await using var first = await PausedPatch.StartAsync(server, path, Payloads.MiB, chunk, InFlight, Protocol.Http11,
-            ("Upload-Checksum", TusChecksumTests.Checksum("sha256", chunk)));
+        var upload = await NewUploadAsync(seed: 138);
+        await using var first = await PausedPatchAsync(upload, checksummed: true);
 
-        Assert.Equal(Payloads.MiB, await OffsetAsync(server, path));
+        Assert.Equal(Payloads.MiB, await OffsetAsync(server, upload.Path));
 
         await first.AssertTakenOverAsync(Payloads.MiB);
-        await AssertHoldsAsync(server, path, content, Payloads.MiB, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: Payloads.MiB);
-        await AssertFileAsync(server, key, content);
+        await AssertResumesFromAsync(upload, Payloads.MiB);
     }
 
     [Theory]
@@ -125,34 +103,17 @@ public abstract class TusAbortTests(TusServer server)
     [InlineData(Cut.Close)]
     public async Task Patch_CutOffMidBody_KeepsThePrefixThatArrivedAndResumesFromHeadsOffset(Cut cut)
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 133);
-        var path = await CreateAsync(server, Size, key);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        const int Declared = 2 * InFlight;
+        var upload = await NewUploadAsync(seed: 133);
 
-        await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
+        await using (var patch = await PausedPatchAsync(upload))
         {
-            await connection.SendAsync(RawHttpConnection.Head("PATCH", server.HttpAddress, path,
-                "Tus-Resumable: 1.0.0", "Content-Type: " + OffsetStream, "Upload-Offset: " + Invariant(Payloads.MiB), "Content-Length: " + Invariant(Declared)));
-            await connection.SendAsync(content[Payloads.MiB..(Payloads.MiB + (Declared / 2))]);
-            Assert.True(await PollUntilAsync(async () => await server.StoredOffsetAsync(path) > Payloads.MiB), "the PATCH never started storing");
-            if (cut == Cut.Reset)
-            {
-                connection.Reset();
-            }
-            else
-            {
-                connection.Close();
-            }
+            patch.CutOff(cut);
         }
 
-        var kept = await SettledOffsetAsync(server, path);
+        var kept = await SettledOffsetAsync(server, upload.Path);
 
-        Assert.InRange(kept, Payloads.MiB + 1, Payloads.MiB + (Declared / 2));
-        await AssertHoldsAsync(server, path, content, kept, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: kept);
-        await AssertFileAsync(server, key, content);
+        Assert.InRange(kept, Payloads.MiB + 1, Payloads.MiB + InFlight);
+        await AssertResumesFromAsync(upload, kept);
     }
 
     [Theory]
@@ -160,64 +121,78 @@ public abstract class TusAbortTests(TusServer server)
     [InlineData(Cut.Close)]
     public async Task Patch_WithChecksumCutOffMidBody_KeepsNothingOfTheChunk(Cut cut)
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 134);
-        var path = await CreateAsync(server, Size, key);
-        await PatchAllAsync(server, path, content[..Payloads.MiB], Payloads.MiB);
-        var chunk = content[Payloads.MiB..(Payloads.MiB + (2 * InFlight))];
+        var upload = await NewUploadAsync(seed: 134);
 
-        await using (var connection = await RawHttpConnection.OpenAsync(server.HttpAddress))
+        await using (var patch = await PausedPatchAsync(upload, checksummed: true))
         {
-            await connection.SendAsync(RawHttpConnection.Head("PATCH", server.HttpAddress, path,
-                "Tus-Resumable: 1.0.0", "Content-Type: " + OffsetStream, "Upload-Offset: " + Invariant(Payloads.MiB),
-                "Content-Length: " + Invariant(chunk.Length), "Upload-Checksum: " + TusChecksumTests.Checksum("sha256", chunk)));
-            await connection.SendAsync(chunk[..(chunk.Length / 2)]);
-            Assert.True(await PollUntilAsync(async () => await server.StoredOffsetAsync(path) > Payloads.MiB), "the PATCH never started storing");
-            if (cut == Cut.Reset)
-            {
-                connection.Reset();
-            }
-            else
-            {
-                connection.Close();
-            }
+            patch.CutOff(cut);
         }
 
-        Assert.Equal(Payloads.MiB, await SettledOffsetAsync(server, path));
-        await AssertHoldsAsync(server, path, content, Payloads.MiB, key);
-        await PatchAllAsync(server, path, content, Payloads.MiB, from: Payloads.MiB);
-        await AssertFileAsync(server, key, content);
+        Assert.Equal(Payloads.MiB, await SettledOffsetAsync(server, upload.Path));
+        await AssertResumesFromAsync(upload, Payloads.MiB);
     }
 
     [Fact]
     public async Task Delete_RightAfterACutOffPatch_RemovesTheUpload()
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 135);
-        var path = await CreateAsync(server, Size, key);
+        var upload = await NewUploadAsync(seed: 135, stored: 0);
 
-        await using (var cut = await PausedPatch.StartAsync(server, path, 0, content, InFlight, Protocol.Http11))
+        await using (var patch = await PausedPatchAsync(upload))
         {
-            cut.Reset();
+            patch.CutOff(Cut.Reset);
         }
 
-        using var deleted = await DeleteAsync(server, path);
+        using var deleted = await DeleteAsync(server, upload.Path);
 
-        await AssertRemovedAsync(deleted, path, key);
+        await AssertRemovedAsync(deleted, upload.Path, upload.Key);
     }
 
     [Fact]
     public async Task Delete_WhileAPatchBodyIsPaused_TakesTheUploadOverAndRemovesIt()
     {
-        var key = NewFileName();
-        var content = Content(Size, seed: 139);
-        var path = await CreateAsync(server, Size, key);
-        await using var first = await PausedPatch.StartAsync(server, path, 0, content, InFlight, Protocol.Http11);
+        var upload = await NewUploadAsync(seed: 139, stored: 0);
+        await using var first = await PausedPatchAsync(upload);
 
-        using var deleted = await DeleteAsync(server, path);
+        using var deleted = await DeleteAsync(server, upload.Path);
 
-        await AssertRemovedAsync(deleted, path, key);
+        await AssertRemovedAsync(deleted, upload.Path, upload.Key);
         await first.AssertTakenOverAsync(offset: null);
+    }
+
+    /// <summary>
+    /// Creates an upload of <see cref="Size"/> bytes named by a new file name, its source seeded by <paramref name="seed"/>,
+    /// and PATCHes the source's first <paramref name="stored"/> bytes into it, all over <paramref name="protocol"/>.
+    /// </summary>
+    private async Task<Upload> NewUploadAsync(ulong seed, Protocol protocol = Protocol.Http11, int stored = Payloads.MiB)
+    {
+        var key = NewFileName();
+        var content = Content(Size, seed);
+        var path = await CreateAsync(server, Size, key, protocol);
+        await PatchAllAsync(server, path, content[..stored], Payloads.MiB, protocol: protocol);
+        return new Upload(key, content, path, stored);
+    }
+
+    /// <summary>
+    /// A PATCH of the source's next 2 × <see cref="InFlight"/> bytes after what the upload holds, paused once the server
+    /// stores part of the first half: the other half is still to come. <paramref name="checksummed"/>: with the chunk's
+    /// Upload-Checksum.
+    /// </summary>
+    private Task<PausedPatch> PausedPatchAsync(Upload upload, Protocol protocol = Protocol.Http11, bool checksummed = false)
+    {
+        var chunk = upload.Content[upload.Stored..(upload.Stored + (2 * InFlight))];
+        return PausedPatch.StartAsync(server, upload.Path, upload.Stored, chunk, InFlight, protocol,
+            checksummed ? [("Upload-Checksum", TusChecksumTests.Checksum("sha256", chunk))] : []);
+    }
+
+    /// <summary>
+    /// The upload holds exactly the source's first <paramref name="offset"/> bytes and no file yet, and PATCHes from
+    /// there (over <paramref name="protocol"/>) finish it into the file of exactly the source.
+    /// </summary>
+    private async Task AssertResumesFromAsync(Upload upload, long offset, Protocol protocol = Protocol.Http11)
+    {
+        await AssertHoldsAsync(server, upload.Path, upload.Content, offset, upload.Key);
+        await PatchAllAsync(server, upload.Path, upload.Content, Payloads.MiB, from: offset, protocol: protocol);
+        await AssertFileAsync(server, upload.Key, upload.Content);
     }
 
     private async Task AssertRemovedAsync(HttpResponseMessage deleted, string path, string key)
@@ -326,8 +301,18 @@ public abstract class TusAbortTests(TusServer server)
             }
         }
 
-        /// <summary>Cuts the HTTP/1.1 connection off with a TCP RST.</summary>
-        public void Reset() => _connection!.Reset();
+        /// <summary>Cuts the HTTP/1.1 connection off mid-body, as <paramref name="cut"/> says.</summary>
+        public void CutOff(Cut cut)
+        {
+            if (cut == Cut.Reset)
+            {
+                _connection!.Reset();
+            }
+            else
+            {
+                _connection!.Close();
+            }
+        }
 
         public async ValueTask DisposeAsync()
         {
@@ -345,6 +330,9 @@ public abstract class TusAbortTests(TusServer server)
             }
         }
     }
+
+    /// <summary>An upload of <see cref="Size"/> bytes of <c>Content</c>, to land as file <c>Key</c>, holding its first <c>Stored</c> bytes.</summary>
+    private sealed record Upload(string Key, byte[] Content, string Path, int Stored);
 }
 
 public sealed class TusAbortFileSystemTests(FileSystemTusServer server) : TusAbortTests(server), IClassFixture<FileSystemTusServer>;
