@@ -24,45 +24,31 @@ public sealed class SeriesCsvTests
     [Fact]
     public async Task Write_OneFileCannotBeWritten_NoneIsAndTheEarlierSeriesStays()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-series-").FullName;
-        try
-        {
-            var json = Path.Combine(directory, "run.json");
-            var earlier = Path.Combine(directory, "run.threads-sleep.csv");
-            await File.WriteAllTextAsync(earlier, "earlier");
+        using var directory = new TemporaryDirectory("freight-series-");
+        var json = directory.Combine("run.json");
+        var earlier = directory.Combine("run.threads-sleep.csv");
+        await File.WriteAllTextAsync(earlier, "earlier");
 
-            // The second row's file name is past the file system's 255 bytes: the set stops before the first is replaced.
-            var report = Report(Row("threads/sleep"), Row("threads/" + new string('x', 300)));
-            await Assert.ThrowsAnyAsync<IOException>(() => SeriesCsv.WriteAsync(report, json));
+        // The second row's file name is past the file system's 255 bytes: the set stops before the first is replaced.
+        var report = Report(Row("threads/sleep"), Row("threads/" + new string('x', 300)));
+        await Assert.ThrowsAnyAsync<IOException>(() => SeriesCsv.WriteAsync(report, json));
 
-            Assert.Equal("earlier", await File.ReadAllTextAsync(earlier));
-            Assert.Equal([earlier], Directory.GetFileSystemEntries(directory));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.Equal("earlier", await File.ReadAllTextAsync(earlier));
+        Assert.Equal([earlier], directory.Entries());
     }
 
     [Fact]
     public async Task Write_ThreadsRows_OneWholeFileEachAndNothingElse()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-series-").FullName;
-        try
-        {
-            var json = Path.Combine(directory, "run.json");
+        using var directory = new TemporaryDirectory("freight-series-");
+        var json = directory.Combine("run.json");
 
-            var written = await SeriesCsv.WriteAsync(Report(Row("threads/sleep"), Row("threads/delay")), json);
+        var written = await SeriesCsv.WriteAsync(Report(Row("threads/sleep"), Row("threads/delay")), json);
 
-            string[] expected = [Path.Combine(directory, "run.threads-sleep.csv"), Path.Combine(directory, "run.threads-delay.csv")];
-            Assert.Equal(expected, written);
-            Assert.Equal(expected.Order(StringComparer.Ordinal), Directory.GetFileSystemEntries(directory).Order(StringComparer.Ordinal));
-            Assert.Equal(SeriesCsv.Header + "\n0,1,10,0,,,,,,\n", (await File.ReadAllTextAsync(expected[0])).ReplaceLineEndings("\n"));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        string[] expected = [directory.Combine("run.threads-sleep.csv"), directory.Combine("run.threads-delay.csv")];
+        Assert.Equal(expected, written);
+        Assert.Equal(expected.Order(StringComparer.Ordinal), directory.Entries());
+        Assert.Equal(SeriesCsv.Header + "\n0,1,10,0,,,,,,\n", (await File.ReadAllTextAsync(expected[0])).ReplaceLineEndings("\n"));
     }
 
     private static ScenarioResult Row(string scenario) => new()

@@ -13,85 +13,64 @@ public sealed class ResultFileTests
     [Fact]
     public async Task WriteAll_OneNameTooLong_NoneIsWrittenAndTheErrorNamesIt()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
-        try
-        {
-            var tooLong = Path.Combine(directory, new string('n', 300) + ".csv");
-            KeyValuePair<string, string>[] files = [new(Path.Combine(directory, "first.csv"), "a\r\n"), new(tooLong, "b\r\n")];
+        using var directory = new TemporaryDirectory("freight-result-files-");
+        var tooLong = directory.Combine(new string('n', 300) + ".csv");
+        KeyValuePair<string, string>[] files = [new(directory.Combine("first.csv"), "a\r\n"), new(tooLong, "b\r\n")];
 
-            var error = await Assert.ThrowsAsync<IOException>(() => ResultFile.WriteAllAsync(files));
+        var error = await Assert.ThrowsAsync<IOException>(() => ResultFile.WriteAllAsync(files));
 
-            Assert.StartsWith($"{tooLong} cannot be written: ", error.Message, StringComparison.Ordinal);
-            Assert.Empty(Directory.GetFileSystemEntries(directory));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.StartsWith($"{tooLong} cannot be written: ", error.Message, StringComparison.Ordinal);
+        Assert.Empty(directory.Entries());
     }
 
     [Fact]
     public async Task Write_TheWriterFails_TheEarlierFileStaysAndNoTemporaryIsLeft()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
-        try
-        {
-            var path = Path.Combine(directory, "result.json");
-            await File.WriteAllTextAsync(path, "earlier");
+        using var directory = new TemporaryDirectory("freight-result-files-");
+        var path = directory.Combine("result.json");
+        await File.WriteAllTextAsync(path, "earlier");
 
-            await Assert.ThrowsAsync<InvalidOperationException>(() => ResultFile.WriteAsync(path, async file =>
-            {
-                await file.WriteAsync("half"u8.ToArray());
-                throw new InvalidOperationException("the serialiser failed");
-            }));
-
-            Assert.Equal("earlier", await File.ReadAllTextAsync(path));
-            Assert.Equal([path], Directory.GetFileSystemEntries(directory));
-        }
-        finally
+        await Assert.ThrowsAsync<InvalidOperationException>(() => ResultFile.WriteAsync(path, async file =>
         {
-            Directory.Delete(directory, recursive: true);
-        }
+            await file.WriteAsync("half"u8.ToArray());
+            throw new InvalidOperationException("the serialiser failed");
+        }));
+
+        Assert.Equal("earlier", await File.ReadAllTextAsync(path));
+        Assert.Equal([path], directory.Entries());
     }
 
     [Fact]
     public async Task Write_ALeftoverOfAWriterNoLongerRunning_RemovedBeforeTheWrite()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
-        try
-        {
-            var path = Path.Combine(directory, "result.json");
-            var leftover = Path.Combine(directory, WithProcessId(await TemporaryNameAsync(path), ExitedProcessId()));
-            await File.WriteAllTextAsync(leftover, "half a result");
+        using var directory = new TemporaryDirectory("freight-result-files-");
+        var path = directory.Combine("result.json");
+        var leftover = directory.Combine(WithProcessId(await TemporaryNameAsync(path), ExitedProcessId()));
+        await File.WriteAllTextAsync(leftover, "half a result");
 
-            await ResultFile.WriteTextAsync(Path.Combine(directory, "next.json"), "whole");
+        await ResultFile.WriteTextAsync(directory.Combine("next.json"), "whole");
 
-            Assert.Equal([Path.Combine(directory, "next.json"), path], Directory.GetFileSystemEntries(directory).Order(StringComparer.Ordinal));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        Assert.Equal([directory.Combine("next.json"), path], directory.Entries());
     }
 
     [Fact]
     public async Task Write_TemporariesOfWritersStillRunningOrOnAnotherMachine_LeftAlone()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
+        using var directory = new TemporaryDirectory("freight-result-files-");
         using var otherWriter = Process.Start("sleep", "60");
         try
         {
-            var path = Path.Combine(directory, "result.json");
+            var path = directory.Combine("result.json");
             var name = await TemporaryNameAsync(path);
             string[] running =
             [
-                Path.Combine(directory, WithProcessId(name, otherWriter.Id)),
+                directory.Combine(WithProcessId(name, otherWriter.Id)),
 
                 // This process's own: another write under way in it.
-                Path.Combine(directory, name[..^5] + (name[^5] == '0' ? '1' : '0') + ".tmp"),
+                directory.Combine(name[..^5] + (name[^5] == '0' ? '1' : '0') + ".tmp"),
 
                 // Another machine's, through a shared folder: its processes cannot be seen from here.
-                Path.Combine(directory, Regex.Replace(WithProcessId(name, ExitedProcessId()), "~freight-([0-9]+)-[0-9a-f]{8}-", "~freight-$1-00000000-")),
+                directory.Combine(Regex.Replace(WithProcessId(name, ExitedProcessId()), "~freight-([0-9]+)-[0-9a-f]{8}-", "~freight-$1-00000000-")),
             ];
             foreach (var temporary in running)
             {
@@ -101,46 +80,38 @@ public sealed class ResultFileTests
             await ResultFile.WriteTextAsync(path, "whole");
 
             Assert.Equal("whole", await File.ReadAllTextAsync(path));
-            Assert.Equal([.. running.Append(path).Order(StringComparer.Ordinal)], Directory.GetFileSystemEntries(directory).Order(StringComparer.Ordinal));
+            Assert.Equal([.. running.Append(path).Order(StringComparer.Ordinal)], directory.Entries());
         }
         finally
         {
             otherWriter.Kill();
-            Directory.Delete(directory, recursive: true);
         }
     }
 
     [Fact]
     public async Task Write_TwoWritersAtOnceInOneFolder_NeitherLosesItsTemporary()
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
-        try
-        {
-            var first = Path.Combine(directory, "first.json");
-            var second = Path.Combine(directory, "second.json");
-            var secondWriting = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var directory = new TemporaryDirectory("freight-result-files-");
+        var first = directory.Combine("first.json");
+        var second = directory.Combine("second.json");
+        var secondWriting = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
 
-            // The first holds its temporary open until the second has looked for leftovers and is writing its own.
-            var firstWrite = ResultFile.WriteAsync(first, async file =>
-            {
-                await secondWriting.Task;
-                await file.WriteAsync("first"u8.ToArray());
-            });
-            await ResultFile.WriteAsync(second, async file =>
-            {
-                secondWriting.SetResult();
-                await file.WriteAsync("second"u8.ToArray());
-            });
-            await firstWrite;
-
-            Assert.Equal("first", await File.ReadAllTextAsync(first));
-            Assert.Equal("second", await File.ReadAllTextAsync(second));
-            Assert.Equal([first, second], Directory.GetFileSystemEntries(directory).Order(StringComparer.Ordinal));
-        }
-        finally
+        // The first holds its temporary open until the second has looked for leftovers and is writing its own.
+        var firstWrite = ResultFile.WriteAsync(first, async file =>
         {
-            Directory.Delete(directory, recursive: true);
-        }
+            await secondWriting.Task;
+            await file.WriteAsync("first"u8.ToArray());
+        });
+        await ResultFile.WriteAsync(second, async file =>
+        {
+            secondWriting.SetResult();
+            await file.WriteAsync("second"u8.ToArray());
+        });
+        await firstWrite;
+
+        Assert.Equal("first", await File.ReadAllTextAsync(first));
+        Assert.Equal("second", await File.ReadAllTextAsync(second));
+        Assert.Equal([first, second], directory.Entries());
     }
 
     [Theory]
@@ -148,21 +119,15 @@ public sealed class ResultFileTests
     [InlineData('é', 125)]
     public async Task Write_NameAtTheFileSystemsLimit_WrittenAndNoTemporaryLeft(char letter, int count)
     {
-        var directory = Directory.CreateTempSubdirectory("freight-result-files-").FullName;
-        try
-        {
-            // 255 and 254 bytes of UTF-8: the temporary's name must be shorter than its target's may be.
-            var path = Path.Combine(directory, new string(letter, count) + ".csv");
+        using var directory = new TemporaryDirectory("freight-result-files-");
 
-            await ResultFile.WriteTextAsync(path, "whole");
+        // 255 and 254 bytes of UTF-8: the temporary's name must be shorter than its target's may be.
+        var path = directory.Combine(new string(letter, count) + ".csv");
 
-            Assert.Equal("whole", await File.ReadAllTextAsync(path));
-            Assert.Equal([path], Directory.GetFileSystemEntries(directory));
-        }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+        await ResultFile.WriteTextAsync(path, "whole");
+
+        Assert.Equal("whole", await File.ReadAllTextAsync(path));
+        Assert.Equal([path], directory.Entries());
     }
 
     /// <summary>The name of the temporary file a write of <paramref name="path"/> makes, seen while it writes.</summary>
