@@ -1,5 +1,6 @@
 using System.Globalization;
 using Freight.Bench.Load.Blame;
+using Freight.Bench.Results;
 
 namespace Freight.Bench.Tests.Load.Command;
 
@@ -63,21 +64,11 @@ public sealed class LoadBlameTests
     [Fact]
     public async Task EveryRequestCollectsTheHeap_ServerPid_VerdictNamesGcNotBlockedThreads()
     {
-        await using var server = await LoadTargetServer.StartAsync();
+        var run = await RunCollectingEveryRequestAsync(connections: 32);
 
-        var run = await LoadCli.RunAsync(server.Url("/gc").ToString(), "-c", "32", "-d", "7", "--server-pid", ThisProcess, "--no-progress");
-
-        var row = run.Row;
-        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.True(row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
-        Assert.DoesNotContain("threads blocked", row.Blame.Reason, StringComparison.Ordinal);
-        // GC is named whichever rule decides without the CPU: the queue's backlog behind the pauses, or (when too few
-        // seconds showed a backlog on a loaded machine) the pauses alone.
-        if (row.Blame.Verdict == "server-bound" && !row.Blame.Reason.Contains("more than 90 %", StringComparison.Ordinal)
-            && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
-        {
-            AssertNamesGc(row.Blame.Reason);
-        }
+        var blame = run.Row.Blame!;
+        Assert.DoesNotContain("threads blocked", blame.Reason, StringComparison.Ordinal);
+        AssertNamesGcUnlessTheCpuDecided(blame);
     }
 
     /// <summary>
@@ -89,29 +80,46 @@ public sealed class LoadBlameTests
     [Fact]
     public async Task EveryRequestCollectsTheHeapOneAtATime_ServerPid_ServerBoundByGcWithoutBacklog()
     {
-        await using var server = await LoadTargetServer.StartAsync();
+        var run = await RunCollectingEveryRequestAsync(connections: 1);
 
-        var run = await LoadCli.RunAsync(server.Url("/gc").ToString(), "-c", "1", "-d", "7", "--server-pid", ThisProcess, "--no-progress");
-
-        var row = run.Row;
-        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
-        Assert.True(row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
-        Assert.True(row.Blame.Verdict == "server-bound", run.Stdout);
-        Assert.Equal(SaturationRule.Judge(Inputs(run)).Reason, row.Blame.Reason);
-        if (!row.Blame.Reason.Contains("90 %", StringComparison.Ordinal) && !row.Blame.Reason.Contains("saturated (", StringComparison.Ordinal))
-        {
-            AssertNamesGc(row.Blame.Reason);
-        }
+        var blame = run.Row.Blame!;
+        Assert.True(blame.Verdict == "server-bound", run.Stdout);
+        Assert.Equal(SaturationRule.Judge(Inputs(run)).Reason, blame.Reason);
+        AssertNamesGcUnlessTheCpuDecided(blame);
     }
 
     /// <summary>
-    /// GC named by either rule that decides without the CPU: the pauses alone, or the thread pool's backlog behind them
-    /// (a loaded CI run saw a backlog form even at one connection, and the 32-connection run without one).
+    /// 7 s of the endpoint whose every request forces a full blocking collection, over <paramref name="connections"/>;
+    /// asserts the run completed and GC paused the server for <see cref="SaturationRule.GcTimePercent"/> or more of it.
     /// </summary>
-    private static void AssertNamesGc(string reason) => Assert.True(
-        reason.StartsWith("server-bound by garbage collection: GC paused it for ", StringComparison.Ordinal)
-        || reason.StartsWith("server-bound by garbage collection: its thread pool queue ", StringComparison.Ordinal),
-        reason);
+    private static async Task<LoadCli.Outcome> RunCollectingEveryRequestAsync(int connections)
+    {
+        await using var server = await LoadTargetServer.StartAsync();
+
+        var run = await LoadCli.RunAsync(server.Url("/gc").ToString(), "-c", connections.ToString(CultureInfo.InvariantCulture), "-d", "7",
+            "--server-pid", ThisProcess, "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.True(run.Row.Blame!.GcTimePercent >= SaturationRule.GcTimePercent, run.Stdout);
+        return run;
+    }
+
+    /// <summary>
+    /// A server-bound verdict names GC by either rule that decides without the CPU: the pauses alone, or the thread
+    /// pool's backlog behind them (a loaded CI run saw a backlog form even at one connection, and the 32-connection run
+    /// without one). Unless this machine's load let a CPU rule decide first: a side above 90 %, or its cores saturated.
+    /// </summary>
+    private static void AssertNamesGcUnlessTheCpuDecided(LoadBlame blame)
+    {
+        if (blame.Verdict == "server-bound" && !blame.Reason.Contains("more than 90 %", StringComparison.Ordinal)
+            && !blame.Reason.Contains("saturated (", StringComparison.Ordinal))
+        {
+            Assert.True(
+                blame.Reason.StartsWith("server-bound by garbage collection: GC paused it for ", StringComparison.Ordinal)
+                || blame.Reason.StartsWith("server-bound by garbage collection: its thread pool queue ", StringComparison.Ordinal),
+                blame.Reason);
+        }
+    }
 
     /// <summary>
     /// Whether the client reaches 90 % of a core here depends on what else the shared 2-core machine runs (a busy

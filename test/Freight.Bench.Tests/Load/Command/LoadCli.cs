@@ -106,6 +106,14 @@ internal static partial class LoadCli
         }
     }
 
+    /// <summary>The run's verdict when the measured server process <paramref name="processId"/> exited part-way: none, in the summary and the row.</summary>
+    public static void AssertServerExitedDuringTheRun(Outcome run, int processId)
+    {
+        Assert.Contains($"verdict    no verdict: the server process ({processId}) exited during the run\n", run.Stdout, StringComparison.Ordinal);
+        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
+        Assert.True(run.Row.Blame.ServerExited);
+    }
+
     // sl, local, remote, then st 01: ESTABLISHED.
     [GeneratedRegex(@"^\s*\d+: \S+ \S+ 01 ")]
     private static partial Regex EstablishedRow();

@@ -109,9 +109,7 @@ public sealed class LoadPeerTests(OpenFilesServer files) : IClassFixture<OpenFil
 
         var run = await running;
 
-        Assert.Contains($"verdict    no verdict: the server process ({worker}) exited during the run\n", run.Stdout, StringComparison.Ordinal);
-        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
-        Assert.True(run.Row.Blame.ServerExited);
+        LoadCli.AssertServerExitedDuringTheRun(run, worker);
     }
 
     /// <summary>

@@ -97,9 +97,7 @@ public sealed class LoadServerProcessTests
         var run = await running;
 
         Assert.Equal(1, run.Exit);
-        Assert.Contains($"verdict    no verdict: the server process ({server.ServerProcessId}) exited during the run\n", run.Stdout, StringComparison.Ordinal);
-        Assert.Equal("undetermined", run.Row.Blame!.Verdict);
-        Assert.True(run.Row.Blame.ServerExited);
+        LoadCli.AssertServerExitedDuringTheRun(run, server.ServerProcessId);
     }
 
     /// <summary>
