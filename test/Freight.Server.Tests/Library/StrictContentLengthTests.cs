@@ -60,12 +60,9 @@ public sealed class StrictContentLengthTests
         await using var app = await StrictApp.StartAsync();
         await using var connection = await RawHttpConnection.OpenAsync(app.Http);
 
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/a.bin", "Content-Length: 5"), .. "hello"u8]);
-        var first = await connection.ReadResponseAsync();
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/b.bin", "Content-Length: \t0005 "), .. "world"u8]);
-        var second = await connection.ReadResponseAsync();
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/c.bin", "Content-Length: +5"), .. "later"u8]);
-        var third = await connection.ReadResponseAsync();
+        var first = await PutAsync(connection, app.Http, "/files/a.bin", "5", "hello");
+        var second = await PutAsync(connection, app.Http, "/files/b.bin", "\t0005 ", "world");
+        var third = await PutAsync(connection, app.Http, "/files/c.bin", "+5", "later");
 
         Assert.Equal(201, first.StatusCode);
         Assert.Null(first.Header("Connection"));
@@ -87,8 +84,7 @@ public sealed class StrictContentLengthTests
             .. RawHttpConnection.Head("PUT", app.Http, "/files/chunked.bin", "Transfer-Encoding: chunked"),
             .. RawHttpConnection.Chunked(data, 7), .. RawHttpConnection.LastChunk]);
         var stored = await connection.ReadResponseAsync();
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/after.bin", "Content-Length: 2"), .. "ok"u8]);
-        var after = await connection.ReadResponseAsync();
+        var after = await PutAsync(connection, app.Http, "/files/after.bin", "2", "ok");
 
         Assert.Equal(201, stored.StatusCode);
         Assert.Equal(201, after.StatusCode);
@@ -109,12 +105,9 @@ public sealed class StrictContentLengthTests
         await using var good = await RawHttpConnection.OpenTlsAsync(app.Https, app.Fingerprint);
         await using var signed = await RawHttpConnection.OpenTlsAsync(app.Https, app.Fingerprint);
 
-        await good.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Https, "/files/tls-a.bin", "Content-Length: 5"), .. "hello"u8]);
-        var first = await good.ReadResponseAsync();
-        await good.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Https, "/files/tls-b.bin", "Content-Length: 5"), .. "again"u8]);
-        var second = await good.ReadResponseAsync();
-        await signed.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Https, "/files/tls-c.bin", "Content-Length: +5"), .. "hello"u8]);
-        var refused = await signed.ReadResponseAsync();
+        var first = await PutAsync(good, app.Https, "/files/tls-a.bin", "5", "hello");
+        var second = await PutAsync(good, app.Https, "/files/tls-b.bin", "5", "again");
+        var refused = await PutAsync(signed, app.Https, "/files/tls-c.bin", "+5", "hello");
 
         Assert.Equal(201, first.StatusCode);
         Assert.Equal(201, second.StatusCode);
@@ -159,10 +152,8 @@ public sealed class StrictContentLengthTests
         var mark = app.Logs.Count;
 
         await using var connection = await RawHttpConnection.OpenAsync(app.Http);
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/unchecked.bin", "Content-Length: +5"), .. "hello"u8]);
-        var first = await connection.ReadResponseAsync();
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/unchecked-too.bin", "Content-Length: 5"), .. "hello"u8]);
-        var second = await connection.ReadResponseAsync();
+        var first = await PutAsync(connection, app.Http, "/files/unchecked.bin", "+5", "hello");
+        var second = await PutAsync(connection, app.Http, "/files/unchecked-too.bin", "5", "hello");
 
         Assert.Equal(201, first.StatusCode);
         Assert.Equal(201, second.StatusCode);
@@ -177,8 +168,7 @@ public sealed class StrictContentLengthTests
         await using var app = await StrictApp.StartAsync(strict: false);
         await using var connection = await RawHttpConnection.OpenAsync(app.Http);
 
-        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", app.Http, "/files/signed.bin", "Content-Length: +5"), .. "hello"u8]);
-        var response = await connection.ReadResponseAsync();
+        var response = await PutAsync(connection, app.Http, "/files/signed.bin", "+5", "hello");
 
         Assert.Equal(201, response.StatusCode);
         Assert.Equal("hello", await app.Client.GetStringAsync(new Uri(app.Http, "/files/signed.bin")));
@@ -221,6 +211,16 @@ public sealed class StrictContentLengthTests
             Assert.Equal([0, 0, 0, 1], payload);
             Assert.Equal(HttpStatusCode.NotFound, (await app.Client.GetAsync(new Uri(app.Http, "/files/h2-signed.bin"))).StatusCode);
         }
+    }
+
+    /// <summary>
+    /// A PUT of <paramref name="body"/> (ASCII) to <paramref name="path"/> on <paramref name="connection"/>, its head saying
+    /// <c>Content-Length: </c><paramref name="contentLength"/> exactly as written; the response.
+    /// </summary>
+    private static async Task<RawHttpResponse> PutAsync(RawHttpConnection connection, Uri address, string path, string contentLength, string body)
+    {
+        await connection.SendAsync((byte[])[.. RawHttpConnection.Head("PUT", address, path, "Content-Length: " + contentLength), .. System.Text.Encoding.ASCII.GetBytes(body)]);
+        return await connection.ReadResponseAsync();
     }
 
     private static byte[] Literal(string value) => [(byte)value.Length, .. System.Text.Encoding.ASCII.GetBytes(value)];
