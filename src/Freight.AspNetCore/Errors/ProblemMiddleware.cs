@@ -293,11 +293,13 @@ internal sealed partial class ProblemMiddleware(
         };
         LogRejected(logger, context, status, reason);
 
-        // TryWrite: a client whose Accept refuses JSON keeps the bare status rather than getting an exception.
+        // TryWrite: a client whose Accept refuses JSON keeps the bare status rather than getting an exception. The path
+        // the client asked for: behind a proxy that mounts the app under a prefix (X-Forwarded-Prefix, UsePathBase),
+        // Path alone lacks it.
         await problems.TryWriteAsync(new ProblemDetailsContext
         {
             HttpContext = context,
-            ProblemDetails = new ProblemDetails { Status = status, Detail = $"{context.Request.Method} {context.Request.Path}: {reason}." },
+            ProblemDetails = new ProblemDetails { Status = status, Detail = $"{context.Request.Method} {context.Request.PathBase.Add(context.Request.Path)}: {reason}." },
         });
         if (LingeringClose.MayHaveUnreadBody(context))
         {

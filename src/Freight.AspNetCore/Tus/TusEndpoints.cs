@@ -208,7 +208,7 @@ internal sealed class TusUploads(
             // An empty file is complete on creation.
             using (finishing)
             {
-                upload = await FinishAsync(upload, context.RequestAborted);
+                upload = await FinishAsync(context.Request, upload, context.RequestAborted);
             }
         }
 
@@ -232,13 +232,13 @@ internal sealed class TusUploads(
             var part = await store.GetAsync(partId, context.RequestAborted);
             if (part is null || part.Kind != ResumableUploadKind.Partial)
             {
-                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"{routes.Tus}/{partId} is not a partial upload here.");
+                throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"{routes.UploadUrl(context.Request, partId)} is not a partial upload here.");
             }
 
             if (!part.HasAllBytes)
             {
                 throw TusProtocol.Problem(StatusCodes.Status400BadRequest, "Invalid concatenation",
-                    $"{routes.Tus}/{partId} is not complete ({part.Offset} of {part.Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "?"} bytes); finish every part first.");
+                    $"{routes.UploadUrl(context.Request, partId)} is not complete ({part.Offset} of {part.Length?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "?"} bytes); finish every part first.");
             }
 
             total += part.Length!.Value;
@@ -272,7 +272,7 @@ internal sealed class TusUploads(
 
         using (held)
         {
-            upload = await FinishAsync(upload, context.RequestAborted);
+            upload = await FinishAsync(context.Request, upload, context.RequestAborted);
         }
 
         context.Response.StatusCode = StatusCodes.Status201Created;
@@ -313,7 +313,7 @@ internal sealed class TusUploads(
         if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial)
         {
             // Every byte arrived but the file was not made (a crash, a failed move): make it now.
-            upload = await FinishAsync(upload, context.RequestAborted);
+            upload = await FinishAsync(context.Request, upload, context.RequestAborted);
         }
 
         context.Response.Headers.CacheControl = "no-store";
@@ -551,7 +551,7 @@ internal sealed class TusUploads(
             throw TakenOver(upload, appender.Offset - appender.StartOffset, checksum);
         }
 
-        return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(upload, context.RequestAborted) : upload;
+        return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(context.Request, upload, context.RequestAborted) : upload;
     }
 
     private static async ValueTask DisposeAppenderAsync(IResumableUploadAppender appender)
@@ -602,15 +602,16 @@ internal sealed class TusUploads(
     /// <summary>
     /// Makes a complete upload the file at its target key (the caller holds its lock): a final upload first
     /// gathers its parts' bytes (from wherever a previous attempt stopped); the ETag comes from the running
-    /// digests when they cover every byte, else from one read of the stored bytes.
+    /// digests when they cover every byte, else from one read of the stored bytes. A refusal names a part by the URL
+    /// <paramref name="request"/>'s client knows it by.
     /// </summary>
-    private async ValueTask<ResumableUpload> FinishAsync(ResumableUpload upload, CancellationToken cancellationToken)
+    private async ValueTask<ResumableUpload> FinishAsync(HttpRequest request, ResumableUpload upload, CancellationToken cancellationToken)
     {
         // Taken out of the cache for good: from here on nothing appends to this upload.
         var digests = runningDigests.Take(upload.Id, upload.Offset);
         if (upload.Kind == ResumableUploadKind.Final && !upload.HasAllBytes)
         {
-            upload = await GatherPartsAsync(upload, digests, cancellationToken);
+            upload = await GatherPartsAsync(request, upload, digests, cancellationToken);
         }
 
         ComputedDigests computed;
@@ -641,7 +642,7 @@ internal sealed class TusUploads(
         return await store.GetAsync(upload.Id, cancellationToken) ?? upload;
     }
 
-    private async ValueTask<ResumableUpload> GatherPartsAsync(ResumableUpload upload, StreamingDigests? digests, CancellationToken cancellationToken)
+    private async ValueTask<ResumableUpload> GatherPartsAsync(HttpRequest request, ResumableUpload upload, StreamingDigests? digests, CancellationToken cancellationToken)
     {
         await using var appender = await BeginAppendAsync(upload, cancellationToken);
         var buffer = ArrayPool<byte>.Shared.Rent(1024 * 1024);
@@ -651,7 +652,7 @@ internal sealed class TusUploads(
             foreach (var partId in upload.Parts)
             {
                 var part = await store.GetAsync(partId, cancellationToken)
-                    ?? throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Part gone", $"{routes.Tus}/{partId} was removed before the final upload was made.");
+                    ?? throw TusProtocol.Problem(StatusCodes.Status409Conflict, "Part gone", $"{routes.UploadUrl(request, partId)} was removed before the final upload was made.");
                 var partEnd = partStart + part.Offset;
                 for (var position = Math.Max(appender.Offset, partStart); position < partEnd;)
                 {

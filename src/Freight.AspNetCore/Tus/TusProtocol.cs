@@ -134,7 +134,9 @@ internal static class TusProtocol
             id = id[(id.LastIndexOf('/') + 1)..];
             if (!path.Contains(prefix.Value + "/", StringComparison.Ordinal) || !Resumable.ResumableUploadId.IsValid(id))
             {
-                throw Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"'{url}' is not an upload of this server's tus endpoint ({prefix.Value}/).");
+                // The endpoint as the client reaches it (behind a proxy's prefix too); the test above stays on the route's own
+                // prefix, which a URL through any mount contains.
+                throw Problem(StatusCodes.Status400BadRequest, "Invalid concatenation", $"'{url}' is not an upload of this server's tus endpoint ({request.PathBase.Add(prefix).Value}/).");
             }
 
             ids.Add(id);

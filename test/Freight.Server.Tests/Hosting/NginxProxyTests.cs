@@ -157,6 +157,48 @@ public sealed class NginxProxyTests(NginxProxyTests.ProxiedServe proxy) : IClass
         Assert.EndsWith($"GET /freight/files?prefix={root}/pre lists it.", problem.RootElement.GetProperty("detail").GetString(), StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// Under the sub-path mount a problem's detail names the paths the client used, /freight/… (PathBase and Path), not
+    /// the ones nginx passed on: routing's 404 for the request's own path, and tus's refusals for the URLs of uploads and
+    /// of its endpoint. An <c>instance</c>, were one ever set, would have to lead back the same way.
+    /// </summary>
+    [Fact]
+    public async Task Problems_SubPathMount_DetailsNameThePathsWithThePrefix()
+    {
+        using var client = ClientFrom(IPAddress.Loopback);
+
+        using var nowhere = await client.GetAsync(proxy.Url("/freight/nowhere/at/all"));
+        await ProblemAssert.IsProblemAsync(nowhere, HttpStatusCode.NotFound);
+        AssertDetail("GET /freight/nowhere/at/all: no route matches the path.", await nowhere.Content.ReadAsStringAsync());
+
+        var part = Freight.Resumable.ResumableUploadId.New();
+        using var final = await client.SendAsync(TusFinal(proxy.Url("/freight/tus/"), $"/freight/tus/{part}"));
+        await ProblemAssert.IsProblemAsync(final, HttpStatusCode.BadRequest);
+        AssertDetail($"/freight/tus/{part} is not a partial upload here.", await final.Content.ReadAsStringAsync());
+
+        using var foreign = await client.SendAsync(TusFinal(proxy.Url("/freight/tus/"), $"/elsewhere/{part}"));
+        await ProblemAssert.IsProblemAsync(foreign, HttpStatusCode.BadRequest);
+        AssertDetail($"'/elsewhere/{part}' is not an upload of this server's tus endpoint (/freight/tus/).", await foreign.Content.ReadAsStringAsync());
+
+        static HttpRequestMessage TusFinal(Uri endpoint, string partUrl)
+        {
+            var create = new HttpRequestMessage(HttpMethod.Post, endpoint);
+            create.Headers.Add("Tus-Resumable", "1.0.0");
+            create.Headers.Add("Upload-Concat", "final;" + partUrl);
+            return create;
+        }
+
+        static void AssertDetail(string expected, string body)
+        {
+            using var problem = JsonDocument.Parse(body);
+            Assert.Equal(expected, problem.RootElement.GetProperty("detail").GetString());
+            if (problem.RootElement.TryGetProperty("instance", out var instance))
+            {
+                Assert.StartsWith("/freight/", instance.GetString(), StringComparison.Ordinal);
+            }
+        }
+    }
+
     /// <summary>At the root mount the config drops a client's X-Forwarded-Prefix: serve trusts nginx, so nginx must not relay it.</summary>
     [Fact]
     public async Task Put_ClientsOwnForwardedPrefixAtTheRoot_IsDropped()
