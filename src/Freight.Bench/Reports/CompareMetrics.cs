@@ -17,8 +17,13 @@ public static class CompareMetrics
         new("CPU usage (%)", CompareDirection.None, r => r.Counters?.CpuPercent),
         new("CPU max (%)", CompareDirection.None, r => r.Counters?.CpuPercentMax),
 
+        // freight load --through-proxy: the proxy in front of the server (nginx), measured apart; its rows only where one was.
+        new("proxy CPU usage (%)", CompareDirection.None, r => r.Blame?.Proxy?.CpuCores * 100),
+
         // Transfer rows carry no counters but their server side saw the same levels: show them in the same rows.
         new("working set (MiB)", CompareDirection.LowerIsBetter, r => (r.Counters?.WorkingSetBytes ?? r.Server?.WorkingSetBytesMax) / MiB, OneRunFloor: OneRunNoise.Memory),
+        // No A/A pairs measured a proxy's resident set, and the server's floor follows its GC heap, which nginx has not: never marked.
+        new("proxy working set (MiB)", CompareDirection.LowerIsBetter, r => r.Blame?.Proxy?.WorkingSetBytesMax / MiB),
         new("GC heap (MiB)", CompareDirection.LowerIsBetter, r => r.Counters?.GcHeapBytes / MiB, OneRunFloor: OneRunNoise.Heap),
         new("gen 0 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen0Collections ?? r.Server?.Gen0, Integer: true, OneRunFloor: OneRunNoise.Collections),
         new("gen 1 GCs", CompareDirection.LowerIsBetter, r => r.Counters?.Gen1Collections ?? r.Server?.Gen1, Integer: true, OneRunFloor: OneRunNoise.Collections),
@@ -50,6 +55,7 @@ public static class CompareMetrics
         new("first request (ms)", CompareDirection.LowerIsBetter, r => r.FirstRequestSeconds * Milliseconds),
         new("TTFB (ms)", CompareDirection.LowerIsBetter, r => r.TimeToFirstByteSeconds?.Median * Milliseconds),
         new("server CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Server?.CpuSecondsPerGiB, OneRunFloor: OneRunNoise.ServerCost, Runs: r => r.Server?.CpuSecondsPerGiBSamples),
+        new("proxy CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Blame?.Proxy?.CpuSecondsPerGiB, OneRunFloor: OneRunNoise.ProxyCost, Runs: r => r.Blame?.Proxy?.CpuSecondsPerGiBSamples),
         new("client CPU (s/GiB)", CompareDirection.LowerIsBetter, r => r.Client?.CpuSecondsPerGiB, OneRunFloor: OneRunNoise.ClientCost, Runs: r => r.Client?.CpuSecondsPerGiBSamples),
         new("server allocated per transfer (KiB)", CompareDirection.LowerIsBetter, r => r.Server?.AllocatedBytesPerTransfer / 1024),
     ];

@@ -46,6 +46,14 @@ public static class OneRunNoise
     /// </summary>
     public static readonly OneRunFloor ServerCost = new(BusyPercent: 60, QuietPercent: 60);
 
+    /// <summary>
+    /// The proxy's CPU seconds per GiB (<c>--through-proxy</c>): the server's floor. No A/A pairs were measured through a
+    /// proxy; the server's is the nearest figure measured: another process on this machine, sampled from /proc as it is,
+    /// its cost moved by the same loopback traffic, and a before/after spans two of its starts as it spans two servers.
+    /// Measure A/A pairs through nginx to give it one of its own.
+    /// </summary>
+    public static readonly OneRunFloor ProxyCost = ServerCost;
+
     /// <summary>The client's CPU seconds per GiB (this process, which shares the machine): the largest A/A change measured, busy 99 %, quiet 54 %.</summary>
     public static readonly OneRunFloor ClientCost = new(BusyPercent: 100, QuietPercent: 60);
 
@@ -133,7 +141,7 @@ public static class OneRunNoise
             : $"two runs of one command differed by on a busy machine (a run here had others using more than {SaturationRule.OthersWeak * 100:0}% of the cores, or did not measure them)";
         return $"{CompareReport.Better} better, {CompareReport.Worse} worse, {Similar} no clear difference; never marked: {CompareReport.Neutral}. Fewer than {RunsInterval.MinimumRuns} runs a side: a mark needs a 95% interval from the runs' seconds that excludes no change " +
             $"(requests/s, MiB/s, latency p50, p99) and a change beyond what {machine} (requests/s, MiB/s {Floor(Rate)}; " +
-            $"latency {Floor(Latency)}; CPU/GiB server {Floor(ServerCost)}, client {Floor(ClientCost)}; GC counts {Floor(Collections)}; " +
+            $"latency {Floor(Latency)}; CPU/GiB server {Floor(ServerCost)}, proxy {Floor(ProxyCost)}, client {Floor(ClientCost)}; GC counts {Floor(Collections)}; " +
             $"GC heap {Floor(Heap)}; working set {Floor(Memory)}; others unmarked; docs/load.md). " +
             $"Measure each side with freight load --runs {RunsInterval.MinimumRuns} for marks from the spread over runs, which a doubling passes.";
     }

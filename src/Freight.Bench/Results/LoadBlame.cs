@@ -57,6 +57,15 @@ public sealed record LoadProxy(int ProcessId, double? CpuCores, int? AllowedCpus
     /// <summary>Its CPU seconds per GiB moved, once the run moved 64 MiB, as each side's.</summary>
     public double? CpuSecondsPerGiB { get; init; }
 
+    /// <summary>
+    /// <see cref="CpuSecondsPerGiB"/> of each run (<c>--runs</c>), in run order, as the server's
+    /// (<see cref="SideCost.CpuSecondsPerGiBSamples"/>): what compare draws an interval from. Null where a run moved under 64 MiB.
+    /// </summary>
+    public IReadOnlyList<double>? CpuSecondsPerGiBSamples { get; init; }
+
+    /// <summary>Its CPU seconds per response answered, as each side's (<see cref="SideCost.CpuSecondsPerResponse"/>).</summary>
+    public double? CpuSecondsPerResponse { get; init; }
+
     public long? WorkingSetBytesMax { get; init; }
 
     public int? ThreadsMax { get; init; }

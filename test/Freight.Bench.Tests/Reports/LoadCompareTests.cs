@@ -186,6 +186,55 @@ public sealed class LoadCompareTests
         Assert.Equal(["server CPU (s/GiB)", "0.500", "0.850 (+70.00%) ≈"], Row(noisy, "server CPU (s/GiB)"));
     }
 
+    /// <summary>
+    /// Through a proxy (<c>--through-proxy</c>) its CPU per GiB is a row beside the server's, judged as the server's is
+    /// (its floor: 60 %), with its share of the cores and its resident set unmarked; results without one have no such rows.
+    /// </summary>
+    [Fact]
+    public void CompareFiles_OneRunEachThroughAProxy_ProxysCostJudgedAsTheServers()
+    {
+        ScenarioResult Proxied(double serverCost, double proxyCost, double proxyCores)
+        {
+            var row = LoadRow("http://127.0.0.1:18480/x", [100, 100, 100, 100]);
+            row.Server = new SideCost(serverCost);
+            row.Blame = Blame(0.5) with { Proxy = new LoadProxy(24884, proxyCores, 2) { CpuSecondsPerGiB = proxyCost, WorkingSetBytesMax = 16L << 20 } };
+            return row;
+        }
+
+        var baseRow = Proxied(0.5, 1.0, 0.4);
+        var text = CompareReport.CompareFiles([Source("a.json", baseRow), Source("b.json", Proxied(0.5, 1.3, 0.5)), Source("c.json", Proxied(0.5, 1.7, 0.7))]).ReplaceLineEndings("\n");
+        var table = Table(text, "load/put — " + CompareKey.LabelOf(baseRow));
+
+        // +30% is inside the 60% two runs of one command differed by; +70% beyond it.
+        Assert.Equal(["proxy CPU (s/GiB)", "1.00", "1.30 (+30.00%) ≈", "1.70 (+70.00%) ✗"], Row(table, "proxy CPU (s/GiB)"));
+        Assert.Equal(["proxy CPU usage (%)", "40.0", "50.0 (+25.00%)", "70.0 (+75.00%)"], Row(table, "proxy CPU usage (%)"));
+        Assert.Equal(["proxy working set (MiB)", "16.0", "16.0 (+0.00%) ≈", "16.0 (+0.00%) ≈"], Row(table, "proxy working set (MiB)"));
+        Assert.Contains("CPU/GiB server 60%, proxy 60%, client", text, StringComparison.Ordinal);
+
+        var direct = CompareReport.CompareFiles([Source("a.json", LoadRow("http://127.0.0.1:5080/x", [100, 100])), Source("b.json", LoadRow("http://127.0.0.1:5080/x", [100, 100]))]);
+        Assert.DoesNotContain("\nproxy ", direct, StringComparison.Ordinal);
+    }
+
+    /// <summary>Five runs a side through a proxy: its cost is marked from the interval over its runs, as the server's.</summary>
+    [Fact]
+    public void CompareFiles_FiveRunsEachThroughAProxy_ProxysCostMarkedWithTheInterval()
+    {
+        ScenarioResult Proxied(double[] proxyCost)
+        {
+            var row = RunsRow([100, 104, 98, 102, 101], serverCost: [0.50, 0.52, 0.49, 0.51, 0.50]);
+            row.Blame = Blame(0.5) with
+            {
+                Proxy = new LoadProxy(24884, 0.5, 2) { CpuSecondsPerGiB = Summary.OfRuns(proxyCost)!.Median, CpuSecondsPerGiBSamples = proxyCost },
+            };
+            return row;
+        }
+
+        var a = Proxied([1.00, 1.02, 0.99, 1.01, 1.00]);
+        var table = Table(CompareReport.CompareFiles([Source("a.json", a), Source("b.json", Proxied([0.80, 0.81, 0.79, 0.82, 0.80]))]).ReplaceLineEndings("\n"), "load/put — " + CompareKey.LabelOf(a));
+
+        Assert.Matches(@"^0\.800 \(-20\.00%\) ✓ \[0\.7[0-9]+–0\.8[0-9]+×\]$", Row(table, "proxy CPU (s/GiB)")[2]);
+    }
+
     [Fact]
     public async Task CompareFiles_FiveRunsOfOneCommandEach_NoRowMarkedBetterOrWorse()
     {

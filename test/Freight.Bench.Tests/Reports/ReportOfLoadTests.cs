@@ -25,6 +25,45 @@ public sealed class ReportOfLoadTests
     }
 
     [Fact]
+    public async Task Markdown_LoadResultWithoutAProxy_HasNoProxyRows()
+    {
+        var markdown = MarkdownReportWriter.Render(ReportBuilder.Build([await FixtureAsync("load-aa-1.json")])).ReplaceLineEndings("\n");
+
+        Assert.DoesNotContain("| proxy", markdown, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// <c>freight load --through-proxy</c>: the proxy's CPU per GiB and per response beside the server's, and what they are
+    /// of (its processes, their share of the cores, resident set, threads); a column without a proxy says so.
+    /// </summary>
+    [Fact]
+    public void Markdown_LoadResultsThroughAProxy_ProxysCostsBesideTheServers()
+    {
+        var proxied = LoadCompareTests.LoadRow("http://127.0.0.1:18480/files/big.bin", [100, 100, 100, 100]);
+        proxied.Server = new SideCost(0.437, CpuSecondsPerResponse: 0.0002);
+        proxied.Blame = new LoadBlame("neither", "neither side saturated", 0.34, 0.32, 2, 24698)
+        {
+            Proxy = new LoadProxy(24884, 0.82, 2)
+            {
+                WorkerProcessIds = [24886, 24887],
+                CpuSecondsPerGiB = 1.11,
+                CpuSecondsPerResponse = 0.0005,
+                WorkingSetBytesMax = (long)(15.8 * 1024 * 1024),
+                ThreadsMax = 3,
+            },
+        };
+        var direct = LoadCompareTests.LoadRow("http://127.0.0.1:15180/files/big.bin", [100, 100, 100, 100]);
+        direct.Server = new SideCost(0.41);
+        direct.Blame = new LoadBlame("neither", "neither side saturated", 0.3, 0.3, 2, 24698);
+
+        var markdown = MarkdownReportWriter.Render(ReportBuilder.Build([LoadCompareTests.Source("proxied.json", proxied, direct)])).ReplaceLineEndings("\n");
+
+        Assert.Contains("| server CPU (s/GiB) | 0.437 | 0.410 |\n| proxy CPU (s/GiB) | 1.11 | – (no --through-proxy) |\n", markdown, StringComparison.Ordinal);
+        Assert.Contains("| proxy CPU per response (ms) | 0.500 |  |\n", markdown, StringComparison.Ordinal);
+        Assert.Contains("| proxy | PID 24884 and 2 workers: 82 % of 200 %, RSS max 15.8 MiB, threads max 3 | – (no --through-proxy) |\n", markdown, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Markdown_LoadResultWithFailures_ListsThemByKindWithTheFirst()
     {
         var row = LoadCompareTests.LoadRow("http://127.0.0.1:5080/x", [100, 100, 100, 100]);

@@ -94,13 +94,11 @@ public static class LoadReport
 
         var startedAt = runs[0].StartedAt;
         var end = runs[^1].StartedAt + runs[^1].Result.Elapsed;
-        var serverRuns = measured.ServerSamples is { Count: >= 2 } samples && runs.Count > 1
-            ? runs.Select(r => ServerCpuWithin(samples, r.StartedAt, r.StartedAt + r.Result.Elapsed)).ToList()
-            : null;
-        var server = measured.ServerSamples is { Count: >= 2 } all
-            ? serverRuns is null ? ServerCpu(all) : new ServerCpuUse(serverRuns.Sum(), serverRuns.Sum() / seconds, all[^1].AllowedCpus ?? Environment.ProcessorCount)
-            : null;
-        var proxy = measured.ProxySamples is { Count: >= 2 } proxySamples ? ServerCpu(proxySamples) : null;
+        // The server and the proxy alike: their CPU within the runs, each run's apart (the samples go on between runs).
+        var serverRuns = CpuWithinRuns(measured.ServerSamples, runs);
+        var server = CpuOverRuns(measured.ServerSamples, serverRuns, seconds);
+        var proxyRuns = CpuWithinRuns(measured.ProxySamples, runs);
+        var proxy = CpuOverRuns(measured.ProxySamples, proxyRuns, seconds);
         var counters = measured.RuntimeCounters is { } values ? Within(values, startedAt, end) : null;
         var queue = counters?.Where(v => v.Name == "threadpool-queue-length").Select(v => v.Value).ToList();
         if (server is { } cpu)
@@ -115,11 +113,13 @@ public static class LoadReport
                 WorkingSetBytesMax: row.Counters.WorkingSetBytes,
                 CpuSecondsPerResponse: result.Responses > 0 ? cpu.Seconds / result.Responses : null)
             {
-                CpuSecondsPerGiBSamples = !costsPerRun ? null
-                    : serverRuns is null ? [cpu.Seconds / (bytes / GiB)]
-                    : [.. runs.Select((r, i) => serverRuns[i] / (Moved(options, r.Result) / GiB))],
+                CpuSecondsPerGiBSamples = costsPerRun ? CostPerRun(cpu, serverRuns) : null,
             };
         }
+
+        // Each run's CPU per GiB: the run's own CPU over its own bytes, or the one run's.
+        List<double> CostPerRun(ServerCpuUse cpu, List<double>? perRun) =>
+            perRun is null ? [cpu.Seconds / (bytes / GiB)] : [.. runs.Select((r, i) => perRun[i] / (Moved(options, r.Result) / GiB))];
 
         var inputs = new SaturationInputs(clientCpuSeconds / seconds, server?.Cores, server?.AllowedCpus, queue is { Count: > 0 } ? queue : null,
             result.Responses + result.Timeouts + result.CancelledAtEnd, result.Elapsed.TotalSeconds)
@@ -153,6 +153,8 @@ public static class LoadReport
             {
                 WorkerProcessIds = settings.ProxyWorkers.Count > 0 ? settings.ProxyWorkers : null,
                 CpuSecondsPerGiB = proxy is not null && costsPerGiB ? proxy.Seconds / (bytes / GiB) : null,
+                CpuSecondsPerGiBSamples = proxy is not null && costsPerRun ? CostPerRun(proxy, proxyRuns) : null,
+                CpuSecondsPerResponse = proxy is not null && result.Responses > 0 ? proxy.Seconds / result.Responses : null,
                 WorkingSetBytesMax = measured.ProxySamples is { } sampledProxy ? MaxRss(sampledProxy) : null,
                 ThreadsMax = measured.ProxySamples is { Count: > 0 } threads ? threads.Max(t => t.Threads) : null,
                 Exited = inputs.ProxyExited ? true : null,
@@ -373,6 +375,7 @@ public static class LoadReport
             Of("MiB/s", row.BytesPerSecond, MiB, "N1"),
             Of("client CPU s/GiB", row.Client?.CpuSecondsPerGiBSamples is { } client ? Summary.OfRuns(client) : null, 1, "0.###"),
             Of("server CPU s/GiB", row.Server?.CpuSecondsPerGiBSamples is { } server ? Summary.OfRuns(server) : null, 1, "0.###"),
+            Of("proxy CPU s/GiB", row.Blame?.Proxy?.CpuSecondsPerGiBSamples is { } proxy ? Summary.OfRuns(proxy) : null, 1, "0.###"),
         };
         return $"runs       {row.Runs}, median (min–max): {string.Join(", ", parts.Where(part => part.Length > 0))}";
     }
@@ -474,6 +477,18 @@ public static class LoadReport
         var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
         return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - clientCpuSeconds) / wall - (server?.Cores ?? 0) - (proxy?.Cores ?? 0));
     }
+
+    /// <summary>A process's CPU seconds within each of several runs (<see cref="ServerCpuWithin"/>); null for one run, or fewer than two samples.</summary>
+    private static List<double>? CpuWithinRuns(IReadOnlyList<ProcessStatSnapshot>? samples, IReadOnlyList<MeasuredRun> runs) =>
+        samples is { Count: >= 2 } && runs.Count > 1
+            ? [.. runs.Select(r => ServerCpuWithin(samples, r.StartedAt, r.StartedAt + r.Result.Elapsed))]
+            : null;
+
+    /// <summary>A process's CPU over the run, or over the runs summed (<paramref name="perRun"/>, the time between them left out); null without two samples.</summary>
+    private static ServerCpuUse? CpuOverRuns(IReadOnlyList<ProcessStatSnapshot>? samples, List<double>? perRun, double seconds) =>
+        samples is not { Count: >= 2 } ? null
+            : perRun is null ? ServerCpu(samples)
+            : new ServerCpuUse(perRun.Sum(), perRun.Sum() / seconds, samples[^1].AllowedCpus ?? Environment.ProcessorCount);
 
     private static ServerCpuUse ServerCpu(IReadOnlyList<ProcessStatSnapshot> samples)
     {

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Freight.Bench.Client;
+using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Command;
 using Freight.Bench.Results;
 using Freight.Bench.Verdicts;
@@ -184,24 +185,70 @@ public static class ReportBuilder
         Row("failures", r => ReportCell.Of(r.Failures is { Count: > 0 } failures
             ? string.Join(", ", failures.Select(f => $"{f.Key} {ReportNumber.Format(f.Value, integer: true)}")) + (r.FirstFailure is { } first ? $" — first: {first.Message}" : "")
             : "none"));
-        Row("server CPU (s/GiB)", r => CostPerGiB(r, r.Server));
-        Row("client CPU (s/GiB)", r => CostPerGiB(r, r.Client));
+        Row("server CPU (s/GiB)", r => CostPerGiB(r, r.Server?.CpuSecondsPerGiB, r.Server is null ? "no --server-pid" : null));
+        var throughProxy = rows.Any(r => r.Blame?.Proxy is not null);
+        if (throughProxy)
+        {
+            Row("proxy CPU (s/GiB)", r => CostPerGiB(r, r.Blame?.Proxy?.CpuSecondsPerGiB, ProxyUnmeasured(r.Blame?.Proxy)));
+        }
+
+        Row("client CPU (s/GiB)", r => CostPerGiB(r, r.Client?.CpuSecondsPerGiB, r.Client is null ? "no --server-pid" : null));
         Row("server CPU per response (ms)", r => ReportCell.Of(r.Server?.CpuSecondsPerResponse * 1000));
+        if (throughProxy)
+        {
+            Row("proxy CPU per response (ms)", r => ReportCell.Of(r.Blame?.Proxy?.CpuSecondsPerResponse * 1000));
+        }
+
         Row("client CPU per response (ms)", r => ReportCell.Of(r.Client?.CpuSecondsPerResponse * 1000));
+        if (throughProxy)
+        {
+            // What the proxy's figures are of: its processes (nginx's master and workers, summed), their share of the
+            // cores and resident set, as the summary's proxy line says them.
+            Row("proxy", r => ReportCell.Of(r.Blame?.Proxy is { } proxy ? ProxyText(proxy) : "– (no --through-proxy)"));
+        }
+
         return new ReportFigure(table);
     }
 
-    /// <summary>A side's CPU per GiB, or why it has none: no server named to sample, or too few bytes moved for the figure to mean anything.</summary>
-    private static ReportCell CostPerGiB(ScenarioResult row, SideCost? side)
+    /// <summary>Why a proxy has no figures: none was named, or its processes could not be sampled; null when it was measured.</summary>
+    private static string? ProxyUnmeasured(LoadProxy? proxy) => proxy switch
     {
-        if (side?.CpuSecondsPerGiB is { } perGiB)
+        null => "no --through-proxy",
+        { CpuCores: null } => $"PID {proxy.ProcessId.ToString(CultureInfo.InvariantCulture)} could not be sampled",
+        _ => null,
+    };
+
+    /// <summary>"PID 24884 and 2 workers: 41 % of 200 %, RSS max 15.8 MiB, threads max 3"; "exited during the run" when one of its processes did.</summary>
+    private static string ProxyText(LoadProxy proxy)
+    {
+        var processes = proxy.WorkerProcessIds is { Count: > 0 } workers
+            ? $"PID {proxy.ProcessId.ToString(CultureInfo.InvariantCulture)} and {CountText.Format(workers.Count, "worker")}"
+            : $"PID {proxy.ProcessId.ToString(CultureInfo.InvariantCulture)}";
+        if (proxy.Exited is true)
         {
-            return ReportCell.Of(perGiB);
+            return processes + ": exited during the run";
         }
 
-        if (side is null)
+        return proxy.CpuCores is not { } cores
+            ? processes + ": could not be sampled"
+            : string.Create(CultureInfo.InvariantCulture,
+                $"{processes}: {SaturationRule.Share(cores, proxy.AllowedCpus ?? 1)}, RSS max {(proxy.WorkingSetBytesMax is { } rss ? ReportNumber.Format(rss / (1024.0 * 1024)) : "–")} MiB, threads max {proxy.ThreadsMax}");
+    }
+
+    /// <summary>
+    /// A side's CPU per GiB (<paramref name="perGiB"/>), or why it has none: <paramref name="unmeasured"/> (no server named to
+    /// sample, say), or too few bytes moved for the figure to mean anything.
+    /// </summary>
+    private static ReportCell CostPerGiB(ScenarioResult row, double? perGiB, string? unmeasured)
+    {
+        if (perGiB is { } cost)
         {
-            return ReportCell.Of("– (no --server-pid)");
+            return ReportCell.Of(cost);
+        }
+
+        if (unmeasured is not null)
+        {
+            return ReportCell.Of($"– ({unmeasured})");
         }
 
         var moved = row.BytesPerSecond?.Median * (row.Transfers / row.RequestsPerSecond?.Median);

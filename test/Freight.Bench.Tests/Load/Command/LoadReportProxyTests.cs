@@ -45,9 +45,41 @@ public sealed class LoadReportProxyTests
         Assert.Equal("neither side saturated — network or latency bound: client 20 % of 200 %, server 30 % of 200 %, proxy 70 % of 200 %", blame.Reason);
     }
 
-    /// <summary>The samples of a process using <paramref name="cores"/> over the 10 s run, one a second.</summary>
-    private static List<ProcessStatSnapshot> Samples(int processId, double cores) =>
-        [.. Enumerable.Range(0, 11).Select(second => new ProcessStatSnapshot(processId, 1, second * cores, 10 << 20, Start.AddSeconds(second)) { Threads = 1, AllowedCpus = 2 })];
+    /// <summary>
+    /// <c>--runs 3</c> through a proxy: three 10 s runs 5 s apart, each moving 2.5 GiB in 40 responses; the server busy at
+    /// 0.3 cores and the proxy at 0.7 throughout, between the runs too. The proxy's cost is drawn as the server's: its CPU
+    /// within the runs (7 s each, not the 28 s from the first run's start to the last one's end), per GiB over all runs
+    /// and each run's apart (what compare draws an interval from), and per response.
+    /// </summary>
+    [Fact]
+    public void Build_ThroughProxyThreeRuns_ProxysCostsDrawnAsTheServers()
+    {
+        var settings = new LoadSettings
+        {
+            Engine = new LoadOptions { Target = new Uri("http://127.0.0.1:8480/files/big.bin"), Duration = TimeSpan.FromSeconds(10) },
+            ServerProcessId = 5180,
+            ProxyProcessId = 7244,
+            Runs = 3,
+        };
+        var runs = Enumerable.Range(0, 3).Select(i => new MeasuredRun(Start.AddSeconds(15 * i), 2, Run())).ToList();
+        var measured = new LoadMeasurements(runs, Samples(1, 0.2, 40), Samples(5180, 0.3, 40), null, "not a .NET process")
+        {
+            ProxySamples = Samples(7244, 0.7, 40),
+        };
+
+        var row = LoadReport.Build(settings, measured).Results[0];
+
+        var proxy = row.Blame!.Proxy!;
+        Assert.Equal(0.3 * 10 / 2.5, row.Server!.CpuSecondsPerGiB!.Value, 6);
+        Assert.Equal(0.7 * 10 / 2.5, proxy.CpuSecondsPerGiB!.Value, 6);
+        Assert.Equal([2.8, 2.8, 2.8], proxy.CpuSecondsPerGiBSamples!.Select(cost => Math.Round(cost, 6)));
+        Assert.Equal(0.7 * 10 / 40, proxy.CpuSecondsPerResponse!.Value, 6);
+        Assert.Equal(0.7, proxy.CpuCores!.Value, 6);
+    }
+
+    /// <summary>The samples of a process using <paramref name="cores"/> over <paramref name="seconds"/> (the 10 s run), one a second.</summary>
+    private static List<ProcessStatSnapshot> Samples(int processId, double cores, int seconds = 10) =>
+        [.. Enumerable.Range(0, seconds + 1).Select(second => new ProcessStatSnapshot(processId, 1, second * cores, 10 << 20, Start.AddSeconds(second)) { Threads = 1, AllowedCpus = 2 })];
 
     private static LoadResult Run()
     {
