@@ -21,8 +21,9 @@ public sealed record LoadBlame(
     public int? ServerThreadsMax { get; init; }
 
     /// <summary>
-    /// A pre-fork server's workers, measured with <see cref="ServerProcessId"/> (its master): the descendants holding the
-    /// same listening socket. Its CPU, resident set and threads are theirs summed; null for a server of one process.
+    /// A pre-fork server's workers, measured with <see cref="ServerProcessId"/> (its master): the descendants running its
+    /// program that hold the same listening socket, or (a Node cluster's) were seen during the run holding a connection on
+    /// its port. Its CPU, resident set and threads are theirs summed; null for a server of one process.
     /// </summary>
     public IReadOnlyList<int>? ServerWorkerProcessIds { get; init; }
 
@@ -51,7 +52,7 @@ public sealed record LoadBlame(
 /// </summary>
 public sealed record LoadProxy(int ProcessId, double? CpuCores, int? AllowedCpus)
 {
-    /// <summary>Its workers (nginx's), measured with <see cref="ProcessId"/>, their master; null for a proxy of one process.</summary>
+    /// <summary>Its workers (nginx's), measured with <see cref="ProcessId"/>, their master, as the server's; null for a proxy of one process.</summary>
     public IReadOnlyList<int>? WorkerProcessIds { get; init; }
 
     /// <summary>Its CPU seconds per GiB moved, once the run moved 64 MiB, as each side's.</summary>

@@ -11,7 +11,9 @@ namespace Freight.Bench.Load.Blame;
 /// <c>/proc/net/tcp</c> and <c>tcp6</c>, found among <c>/proc/PID/fd</c>'s links). <c>dotnet run</c>'s own process is the
 /// SDK, its app a child of it: measured, the SDK read "3 % of a core, neither side saturated" for a server that was
 /// busy. A pre-fork server (nginx: a master and its workers) is measured whole: the workers inherit the listening
-/// socket and do the work, the master holds it and does almost nothing. A URL that is not on this machine (not
+/// socket and do the work, the master holds it and does almost nothing. A server whose workers hold no listening
+/// socket (Node's cluster: the primary accepts and hands each connection to a worker) has them found during the run, by
+/// the connections on its port they hold (<see cref="WorkerSearch"/>). A URL that is not on this machine (not
 /// 127.0.0.0/8, ::1 or localhost) cannot be checked and is not.
 /// </summary>
 public static class ServerListener
@@ -23,9 +25,16 @@ public static class ServerListener
     {
         /// <summary>
         /// The processes sampled with <see cref="ProcessId"/>, their figures summed: its descendants that hold the same
-        /// listening socket and run the same program (a pre-fork server's workers). Empty for a server of one process.
+        /// listening socket and run the same program (a pre-fork server's workers). Empty for a server of one process, or
+        /// one whose workers hold its connections only (<see cref="Search"/>).
         /// </summary>
         public IReadOnlyList<int> Workers { get; init; } = [];
+
+        /// <summary>
+        /// Descendants of <see cref="ProcessId"/> running its program that hold no listening socket: each becomes a worker
+        /// once seen holding a connection on the port (<see cref="WorkerSearch"/>); null when there are none.
+        /// </summary>
+        public WorkerSearch? Search { get; init; }
     }
 
     /// <summary>
@@ -51,7 +60,7 @@ public static class ServerListener
             var (master, workers) = Group(processId, listeners.Holders, parents);
             var note = workers.Count == 0 ? null
                 : $"server: {Members(master, workers)}, which listen on {port}" + (master == processId ? "" : $" (PID {processId}, given, is one of the workers)");
-            return new Choice(master, note, null) { Workers = workers };
+            return new Choice(master, note, null) { Workers = workers, Search = CandidatesOf(master, workers, parents, [url.Port]) };
         }
 
         // A container's server listens in its own network namespace, reached through a proxy or NAT: not in our tables.
@@ -76,6 +85,7 @@ public static class ServerListener
                 : $"server: PID {child} ({Describe(child)}), {relation} of {processId}, and its {CountText.Format(workers.Count, "worker")} ({string.Join(", ", workers)}), which listen on {port}", null)
             {
                 Workers = workers,
+                Search = CandidatesOf(child, workers, parents, [url.Port]),
             };
         }
 
@@ -104,7 +114,7 @@ public static class ServerListener
         // A server behind a local proxy (nginx on :8480 passing to it on :5180): the process given listens, elsewhere.
         if (Ports(ListeningHeld().GetValueOrDefault(processId)) is { Count: > 0 } own)
         {
-            return new Choice(null, null, $"{given} listens on {string.Join(", ", own)}, not on {port}; {listening}: a proxy in front of it? "
+            return new Choice(null, null, $"{given} listens on {PortList(own)}, not on {port}; {listening}: a proxy in front of it? "
                 + $"Add --through-proxy to measure both, the server and the proxy, or name the process on {port} with --server-pid.");
         }
 
@@ -153,6 +163,7 @@ public static class ServerListener
         var proxyChoice = new Choice(proxy, $"proxy: {(proxyWorkers.Count == 0 ? Name([proxy]) + ", which listens" : Members(proxy, proxyWorkers) + ", which listen")} on {port}", null)
         {
             Workers = proxyWorkers,
+            Search = CandidatesOf(proxy, proxyWorkers, parents, [url.Port]),
         };
 
         // The server: the process given when it listens on a TCP port, else its one descendant that does (dotnet run's app).
@@ -172,11 +183,16 @@ public static class ServerListener
         }
 
         var (server, workers) = Group(servers[0], SameSocket(servers[0], held), parents);
-        var ports = string.Join(", ", Ports(held.GetValueOrDefault(server)));
+        var serverPorts = Ports(held.GetValueOrDefault(server));
+        var ports = PortList(serverPorts);
         var who = workers.Count == 0 ? Name([server]) : Members(server, workers);
         var relation = server == processId ? "" : $", {(parents.GetValueOrDefault(server) == processId ? "a child" : "a descendant")} of {processId},";
         var listen = workers.Count == 0 ? "listens" : "listen";
-        return (new Choice(server, $"server: {who}{relation} {listen} on {ports}, behind the proxy on {port}", null) { Workers = workers }, proxyChoice);
+        return (new Choice(server, $"server: {who}{relation} {listen} on {ports}, behind the proxy on {port}", null)
+        {
+            Workers = workers,
+            Search = CandidatesOf(server, workers, parents, serverPorts),
+        }, proxyChoice);
     }
 
     /// <summary>The processes holding one of the listening sockets <paramref name="processId"/> holds (itself included).</summary>
@@ -186,8 +202,8 @@ public static class ServerListener
         return [.. held.Where(entry => entry.Value.Overlaps(own)).Select(entry => entry.Key)];
     }
 
-    /// <summary>":5180", ":5181" for the listening sockets among <paramref name="inodes"/>, in order; empty for none.</summary>
-    private static List<string> Ports(HashSet<long>? inodes)
+    /// <summary>The ports of the listening sockets among <paramref name="inodes"/>, in order; empty for none.</summary>
+    private static List<int> Ports(HashSet<long>? inodes)
     {
         if (inodes is null)
         {
@@ -195,13 +211,59 @@ public static class ServerListener
         }
 
         var ports = ListeningPorts();
-        return [.. inodes.Where(ports.ContainsKey).Select(inode => ports[inode]).Distinct().Order().Select(p => ":" + p.ToString(CultureInfo.InvariantCulture))];
+        return [.. inodes.Where(ports.ContainsKey).Select(inode => ports[inode]).Distinct().Order()];
     }
+
+    /// <summary>":5180, :5181".</summary>
+    private static string PortList(IEnumerable<int> ports) => string.Join(", ", ports.Select(p => ":" + p.ToString(CultureInfo.InvariantCulture)));
 
     /// <summary>Every TCP socket in LISTEN on this machine (our network namespace), by inode, with its port.</summary>
     private static Dictionary<long, int> ListeningPorts()
     {
         var ports = new Dictionary<long, int>();
+        foreach (var socket in TcpSockets())
+        {
+            if (socket.State == Listen)
+            {
+                ports[socket.Inode] = socket.LocalPort;
+            }
+        }
+
+        return ports;
+    }
+
+    /// <summary>
+    /// Of <paramref name="processIds"/>, the ones holding an established TCP connection whose local port is one of
+    /// <paramref name="ports"/>: a connection a server accepted there (a client's own has that port as its remote one).
+    /// A Node cluster's workers hold no listening socket: the primary accepts and hands each connection to a worker.
+    /// </summary>
+    public static List<int> HoldingConnections(IReadOnlyCollection<int> processIds, IReadOnlyCollection<int> ports)
+    {
+        ArgumentNullException.ThrowIfNull(processIds);
+        ArgumentNullException.ThrowIfNull(ports);
+        var accepted = new HashSet<long>();
+        foreach (var socket in TcpSockets())
+        {
+            if (socket.State == Established && ports.Contains(socket.LocalPort))
+            {
+                accepted.Add(socket.Inode);
+            }
+        }
+
+        return accepted.Count == 0 ? [] : [.. processIds.Where(pid => SocketInodes(pid).Exists(accepted.Contains))];
+    }
+
+    // /proc/net/tcp's states (include/net/tcp_states.h).
+    private const string Established = "01";
+    private const string Listen = "0A";
+
+    /// <summary>A row of <c>/proc/net/tcp</c> or <c>tcp6</c>: the local address (null when unreadable) and port, the state, the inode.</summary>
+    private readonly record struct TcpSocket(IPAddress? Local, int LocalPort, string State, long Inode);
+
+    /// <summary>Every TCP socket of this machine (our network namespace) with an inode, IPv4's and IPv6's.</summary>
+    private static List<TcpSocket> TcpSockets()
+    {
+        var sockets = new List<TcpSocket>();
         foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
         {
             try
@@ -209,22 +271,22 @@ public static class ServerListener
                 foreach (var line in File.ReadLines(table).Skip(1))
                 {
                     var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-                    var colon = fields.Length >= 10 && fields[3] == "0A" ? fields[1].LastIndexOf(':') : -1;
+                    var colon = fields.Length >= 10 ? fields[1].LastIndexOf(':') : -1;
                     if (colon >= 0
-                        && int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var listenPort)
+                        && int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var port)
                         && long.TryParse(fields[9], NumberStyles.None, CultureInfo.InvariantCulture, out var inode) && inode > 0)
                     {
-                        ports[inode] = listenPort;
+                        sockets.Add(new TcpSocket(ParseAddress(fields[1][..colon]), port, fields[3], inode));
                     }
                 }
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
-                // No IPv6 (tcp6 absent): nothing listens there.
+                // No IPv6 (tcp6 absent): no socket there.
             }
         }
 
-        return ports;
+        return sockets;
     }
 
     /// <summary>The processes this user can read that hold a listening TCP socket, with the inodes of those they hold.</summary>
@@ -284,6 +346,32 @@ public static class ServerListener
     /// <summary>"PID 123 (nginx) and its 2 workers (124, 125)".</summary>
     private static string Members(int master, IReadOnlyList<int> workers) =>
         $"PID {master} ({Describe(master)}) and its {CountText.Format(workers.Count, "worker")} ({string.Join(", ", workers)})";
+
+    /// <summary>
+    /// The descendants of <paramref name="master"/> that run its program and are not among <paramref name="workers"/> (they
+    /// hold no listening socket), to be watched for connections on <paramref name="ports"/>; null when there are none.
+    /// </summary>
+    private static WorkerSearch? CandidatesOf(int master, IReadOnlyList<int> workers, Dictionary<int, int> parents, IReadOnlyList<int> ports)
+    {
+        if (ports.Count == 0 || Program(master) is not { } program)
+        {
+            return null;
+        }
+
+        List<int> candidates = [.. parents.Keys.Where(pid => pid != master && !workers.Contains(pid) && IsDescendant(pid, master, parents) && Program(pid) == program).Order()];
+        return candidates.Count == 0 ? null : new WorkerSearch(candidates, ports);
+    }
+
+    /// <summary>
+    /// The line said after a run whose watch found workers by their connections (<see cref="WorkerSearch"/>):
+    /// "server: PID 500 (node) and its 2 workers (501, 502), found holding connections on :3000 during the run, …".
+    /// </summary>
+    public static string FoundDuringRun(string role, int master, IReadOnlyList<int> found, IReadOnlyList<int> ports)
+    {
+        ArgumentNullException.ThrowIfNull(found);
+        ArgumentNullException.ThrowIfNull(ports);
+        return $"{role}: {Members(master, [.. found.Order()])}, found holding connections on {PortList(ports)} during the run, measured with it from the run's start";
+    }
 
     /// <summary>
     /// The pre-fork server <paramref name="holder"/> (a process holding the listening socket) belongs to: its master, the
@@ -360,21 +448,11 @@ public static class ServerListener
         }
 
         var inodes = new HashSet<long>();
-        foreach (var table in new[] { "/proc/net/tcp", "/proc/net/tcp6" })
+        foreach (var socket in TcpSockets())
         {
-            try
+            if (socket.State == Listen && socket.LocalPort == url.Port && Reaches(socket.Local, loopback))
             {
-                foreach (var line in File.ReadLines(table).Skip(1))
-                {
-                    if (ParseListening(line, url.Port, loopback) is { } inode)
-                    {
-                        inodes.Add(inode);
-                    }
-                }
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                // No IPv6 (tcp6 absent): nothing listens there.
+                inodes.Add(socket.Inode);
             }
         }
 
@@ -396,29 +474,13 @@ public static class ServerListener
     }
 
     /// <summary>
-    /// A <c>/proc/net/tcp{,6}</c> row's inode when it is a socket in LISTEN (<c>0A</c>) on <paramref name="port"/>
-    /// that a connection to <paramref name="loopback"/> reaches: bound to it, to any loopback address for localhost, or to the wildcard.
+    /// Whether a connection to <paramref name="loopback"/> reaches a socket bound to <paramref name="bound"/>: bound to it,
+    /// to any loopback address for localhost, or to the wildcard.
     /// </summary>
-    internal static long? ParseListening(string line, int port, IPAddress loopback)
-    {
-        var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-        if (fields.Length < 10 || fields[3] != "0A")
-        {
-            return null;
-        }
-
-        var colon = fields[1].LastIndexOf(':');
-        if (colon < 0 || !int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var listenPort) || listenPort != port)
-        {
-            return null;
-        }
-
-        var bound = ParseAddress(fields[1][..colon]);
-        var reached = bound is null
-            || bound.Equals(IPAddress.Any) || bound.Equals(IPAddress.IPv6Any)
-            || (loopback.Equals(IPAddress.None) ? IPAddress.IsLoopback(bound) : Same(bound, loopback));
-        return reached && long.TryParse(fields[9], NumberStyles.None, CultureInfo.InvariantCulture, out var inode) && inode > 0 ? inode : null;
-    }
+    private static bool Reaches(IPAddress? bound, IPAddress loopback) =>
+        bound is null
+        || bound.Equals(IPAddress.Any) || bound.Equals(IPAddress.IPv6Any)
+        || (loopback.Equals(IPAddress.None) ? IPAddress.IsLoopback(bound) : Same(bound, loopback));
 
     private static bool Same(IPAddress a, IPAddress b) =>
         (a.IsIPv4MappedToIPv6 ? a.MapToIPv4() : a).Equals(b.IsIPv4MappedToIPv6 ? b.MapToIPv4() : b);

@@ -365,6 +365,7 @@ public static class LoadCommand
 
         string? serverNote = null;
         IReadOnlyList<int> serverWorkers = [];
+        WorkerSearch? serverSearch = null;
         ServerListener.Choice? proxy = null;
         if (serverPid is { } given)
         {
@@ -378,7 +379,7 @@ public static class LoadCommand
                 choice = ServerListener.Check(url, given, serverOption);
             }
 
-            (serverPid, serverNote, problem, serverWorkers) = (choice.ProcessId, choice.Note, choice.Problem, choice.Workers);
+            (serverPid, serverNote, problem, serverWorkers, serverSearch) = (choice.ProcessId, choice.Note, choice.Problem, choice.Workers, choice.Search);
             if (problem is not null)
             {
                 return null;
@@ -425,9 +426,11 @@ public static class LoadCommand
             Runs = parse.GetValue(Runs) ?? 1,
             ServerProcessId = serverPid,
             ServerWorkers = serverWorkers,
+            ServerWorkerSearch = serverSearch,
             ServerNote = serverNote,
             ProxyProcessId = proxy?.ProcessId,
             ProxyWorkers = proxy?.Workers ?? [],
+            ProxyWorkerSearch = proxy?.Search,
             ProxyNote = proxy?.Note,
             JsonPath = parse.GetValue(Json)?.FullName,
             MarkdownPath = parse.GetValue(Markdown)?.FullName,

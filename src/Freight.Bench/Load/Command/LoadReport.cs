@@ -143,7 +143,7 @@ public static class LoadReport
         {
             ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
             ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
-            ServerWorkerProcessIds = settings.ServerWorkers.Count > 0 ? settings.ServerWorkers : null,
+            ServerWorkerProcessIds = Workers(measured.ServerWorkers ?? settings.ServerWorkers),
             ClientAllowedCpus = inputs.ClientAllowedCpus,
             ServerExited = inputs.ServerExited ? true : null,
             GcTimePercent = inputs.Gc?.TimeInGcPercent,
@@ -151,7 +151,7 @@ public static class LoadReport
             MachineCpus = inputs.MachineCpus,
             Proxy = settings.ProxyProcessId is { } proxyPid ? new LoadProxy(proxyPid, proxy?.Cores, proxy?.AllowedCpus)
             {
-                WorkerProcessIds = settings.ProxyWorkers.Count > 0 ? settings.ProxyWorkers : null,
+                WorkerProcessIds = Workers(measured.ProxyWorkers ?? settings.ProxyWorkers),
                 CpuSecondsPerGiB = proxy is not null && costsPerGiB ? proxy.Seconds / (bytes / GiB) : null,
                 CpuSecondsPerGiBSamples = proxy is not null && costsPerRun ? CostPerRun(proxy, proxyRuns) : null,
                 CpuSecondsPerResponse = proxy is not null && result.Responses > 0 ? proxy.Seconds / result.Responses : null,
@@ -477,6 +477,9 @@ public static class LoadReport
         var wall = (after.Timestamp - before.Timestamp).TotalSeconds;
         return wall <= 0 ? null : Math.Max(0, (after.BusySeconds - before.BusySeconds - clientCpuSeconds) / wall - (server?.Cores ?? 0) - (proxy?.Cores ?? 0));
     }
+
+    /// <summary>A group's workers in order (those found during the run among them); null for a process alone.</summary>
+    private static List<int>? Workers(IReadOnlyList<int> workers) => workers.Count > 0 ? [.. workers.Order()] : null;
 
     /// <summary>A process's CPU seconds within each of several runs (<see cref="ServerCpuWithin"/>); null for one run, or fewer than two samples.</summary>
     private static List<double>? CpuWithinRuns(IReadOnlyList<ProcessStatSnapshot>? samples, IReadOnlyList<MeasuredRun> runs) =>

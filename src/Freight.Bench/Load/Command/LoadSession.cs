@@ -34,8 +34,8 @@ public static class LoadSession
         string? countersNote = null;
         await using var counters = settings.ServerProcessId is { } pid ? RuntimeCounterWatch.TryStart(pid, out countersNote) : null;
         var client = new ProcessWatch(Environment.ProcessId);
-        var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid, settings.ServerWorkers) : null;
-        var proxy = settings.ProxyProcessId is { } proxyPid ? new ProcessWatch(proxyPid, settings.ProxyWorkers) : null;
+        var server = settings.ServerProcessId is { } serverPid ? new ProcessWatch(serverPid, settings.ServerWorkers, settings.ServerWorkerSearch) : null;
+        var proxy = settings.ProxyProcessId is { } proxyPid ? new ProcessWatch(proxyPid, settings.ProxyWorkers, settings.ProxyWorkerSearch) : null;
         using var stopWatches = new CancellationTokenSource();
         var watching = Task.WhenAll(client.RunAsync(stopWatches.Token), server?.RunAsync(stopWatches.Token) ?? Task.CompletedTask,
             proxy?.RunAsync(stopWatches.Token) ?? Task.CompletedTask);
@@ -63,10 +63,21 @@ public static class LoadSession
         await stopWatches.CancelAsync();
         await watching;
 
+        // Workers found by their connections were not known at the start: said now, as the start's line says the others.
+        foreach (var (role, watch, search) in new[] { ("server", server, settings.ServerWorkerSearch), ("proxy", proxy, settings.ProxyWorkerSearch) })
+        {
+            if (watch is { FoundWorkers.Count: > 0 } && search is not null)
+            {
+                await output.WriteLineAsync(ServerListener.FoundDuringRun(role, watch.ProcessId, watch.FoundWorkers, search.Ports));
+            }
+        }
+
         var report = LoadReport.Build(settings, new LoadMeasurements(runs, client.Samples, server?.Samples, counters?.Values, countersNote)
         {
             ServerExited = server?.Exited ?? false,
             ServerExitedProcessId = server?.ExitedProcessId,
+            ServerWorkers = server?.Workers,
+            ProxyWorkers = proxy?.Workers,
             ProxySamples = proxy?.Samples,
             ProxyMembers = proxy?.MemberCpu(),
             ProxyExitedProcessId = proxy?.ExitedProcessId,
@@ -163,6 +174,12 @@ public sealed record LoadMeasurements(
 
     /// <summary>Which of the server's processes was gone (<see cref="ServerExited"/>): the one sampled, or a worker of it.</summary>
     public int? ServerExitedProcessId { get; init; }
+
+    /// <summary>The server's workers the samples summed, those found during the run included; null to take the settings'.</summary>
+    public IReadOnlyList<int>? ServerWorkers { get; init; }
+
+    /// <summary>The proxy's workers the samples summed, as <see cref="ServerWorkers"/>.</summary>
+    public IReadOnlyList<int>? ProxyWorkers { get; init; }
 
     /// <summary><c>--through-proxy</c>: the proxy's samples (its workers' summed), as <see cref="ServerSamples"/>.</summary>
     public IReadOnlyList<ProcessStatSnapshot>? ProxySamples { get; init; }

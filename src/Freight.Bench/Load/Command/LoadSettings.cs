@@ -1,3 +1,4 @@
+using Freight.Bench.Load.Blame;
 using Freight.Bench.Load.Engine;
 
 namespace Freight.Bench.Load.Command;
@@ -21,6 +22,9 @@ public sealed record LoadSettings
     /// <summary>The processes sampled with <see cref="ServerProcessId"/>, their figures summed: a pre-fork server's workers.</summary>
     public IReadOnlyList<int> ServerWorkers { get; init; } = [];
 
+    /// <summary>Processes that join <see cref="ServerWorkers"/> once seen holding a connection on its port (a Node cluster's workers); null for none.</summary>
+    public WorkerSearch? ServerWorkerSearch { get; init; }
+
     /// <summary>
     /// Said at the start when the server sampled is not the process named, or not alone: the child of it that listens on
     /// the URL's port, a pre-fork server's workers.
@@ -35,6 +39,9 @@ public sealed record LoadSettings
 
     /// <summary>The proxy's workers (nginx's), sampled with <see cref="ProxyProcessId"/>, their figures summed.</summary>
     public IReadOnlyList<int> ProxyWorkers { get; init; } = [];
+
+    /// <summary>Processes that join <see cref="ProxyWorkers"/> once seen holding a connection on its port, as the server's.</summary>
+    public WorkerSearch? ProxyWorkerSearch { get; init; }
 
     /// <summary>Said at the start with <see cref="ServerNote"/>: which processes are measured as the proxy.</summary>
     public string? ProxyNote { get; init; }
