@@ -10,8 +10,8 @@ namespace Freight.Bench.Tests.Load.Command;
 /// </summary>
 internal sealed class NodeCluster : IAsyncDisposable
 {
-    /// <summary>node missing fails the test, as nginx missing does the peer tests.</summary>
-    public const string Missing = "node is not installed: run scripts/install-peers.sh as root (./test.sh does).";
+    /// <summary>node missing fails the test, as it does the tus-js-client and report render tests.</summary>
+    public const string Missing = "the Node cluster test needs Node.js on PATH (the machine's own; scripts/install-peers.sh does not install it).";
 
     private readonly Process _primary;
 
