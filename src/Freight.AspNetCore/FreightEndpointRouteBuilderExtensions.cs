@@ -1,4 +1,5 @@
 using Freight.AspNetCore;
+using Freight.AspNetCore.Cors;
 using Freight.AspNetCore.Errors;
 using Freight.AspNetCore.Files;
 using Freight.AspNetCore.Tus;
@@ -52,6 +53,26 @@ public static class FreightEndpointRouteBuilderExtensions
         Require<ProblemMiddleware>(app.ApplicationServices, "UseFreightProblems", "AddFreightFiles()");
         var problems = Singleton<ProblemMiddleware>(app.ApplicationServices);
         return app.Use(next => context => problems().InvokeAsync(context, next));
+    }
+
+    /// <summary>
+    /// <c>UseCors()</c> (with <paramref name="policyName"/>, or the default policy) and what its answers lack for a page
+    /// on another origin: <c>Vary: Origin</c> on every answer when the policy names its origins (the CORS middleware
+    /// sends it only with two or more, and not to a request without <c>Origin</c>, so a browser reused a tab's cached
+    /// copy without CORS headers for the page's fetch, which failed), and <c>Timing-Allow-Origin</c> for the origins it
+    /// allows (Resource Timing shows the page its requests). Use it where <c>UseCors()</c> would go, after
+    /// <c>UseFreightProblems()</c>; the policy is yours, with <c>WithFreightHeaders()</c>.
+    /// </summary>
+    public static IApplicationBuilder UseFreightCors(this IApplicationBuilder app, string? policyName = null)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        var headers = new CorsAnswerHeaders(app.ApplicationServices, policyName);
+        app.Use(next => context =>
+        {
+            headers.Register(context);
+            return next(context);
+        });
+        return policyName is null ? app.UseCors() : app.UseCors(policyName);
     }
 
     /// <summary>Each endpoint of <paramref name="group"/> answers its errors as problem+json.</summary>

@@ -204,7 +204,7 @@ public sealed class FreightServer : IAsyncDisposable
         if (options.CorsOrigins.Count > 0)
         {
             builder.Services.AddCors(cors => cors.AddDefaultPolicy(policy =>
-                (options.CorsOrigins.Contains("*") ? policy.AllowAnyOrigin() : policy.WithOrigins([.. options.CorsOrigins])).WithFreightHeaders()));
+                (options.CorsOrigins.Contains(CorsOrigin.AnyOrigin) ? policy.AllowAnyOrigin() : policy.WithOrigins(CorsOrigin.Normalize(options.CorsOrigins))).WithFreightHeaders()));
         }
 
         builder.Services.AddHealthChecks().AddTypeActivatedCheck<StorageHealthCheck>("storage", options);
@@ -269,13 +269,13 @@ public sealed class FreightServer : IAsyncDisposable
         ValidateLibraryOptions(app.Services);
         // First: everything after it, the refusals' log lines included, sees the client behind a trusted proxy.
         ForwardedHeaders.UseFor(app, options.TrustedProxies);
-        if (options.CorsOrigins.Count > 0)
-        {
-            app.UseCors();
-        }
-
         // Every error as problem+json: the handlers' refusals, and what routing answers alone (404, 405, 415).
         app.UseFreightProblems();
+        if (options.CorsOrigins.Count > 0)
+        {
+            // After the problems, as library.md tells apps: a problem keeps the CORS headers (added as the answer starts).
+            app.UseFreightCors();
+        }
         if (options.Lab)
         {
             // With tokens set, the lab asks for a write token too: its endpoints write files, stream gigabytes and hold

@@ -40,7 +40,8 @@ public sealed class FreightServerOptions
     /// <summary>
     /// Origins whose pages may use the files API and tus from a browser (CORS: <c>https://app.example.com</c>, or
     /// <c>*</c> for any): their requests may send tokens, digests and tus headers, and read ETag, Location and
-    /// Upload-Offset. Empty (default): no CORS headers, so a browser keeps other origins' pages out.
+    /// Upload-Offset. Each is taken as browsers write origins (<c>HTTPS://App.example.com:443/</c> is
+    /// <c>https://app.example.com</c>). Empty (default): no CORS headers, so a browser keeps other origins' pages out.
     /// </summary>
     public List<string> CorsOrigins { get; set; } = [];
 
@@ -212,9 +213,9 @@ public sealed class FreightServerOptions
 
         for (var i = 0; i < CorsOrigins.Count; i++)
         {
-            if (CorsOrigins[i] != "*" && !(Uri.TryCreate(CorsOrigins[i], UriKind.Absolute, out var origin) && origin.Scheme is "http" or "https" && origin.AbsolutePath == "/" && CorsOrigins[i].TrimEnd('/') == origin.GetLeftPart(UriPartial.Authority)))
+            if (CorsOrigin.Problem(CorsOrigins[i]) is { } problem)
             {
-                errors.Add($"Freight:CorsOrigins:{i} is '{CorsOrigins[i]}': give an origin, scheme and host (and port), e.g. https://app.example.com, or * for any.");
+                errors.Add($"Freight:CorsOrigins:{i} is '{CorsOrigins[i]}': {problem}");
             }
         }
 
