@@ -12,7 +12,7 @@ namespace Freight.Bench.Tests.Reports;
 /// </summary>
 internal static class ReportRenderer
 {
-    public const string Chromium = "/usr/bin/chromium";
+    public const string Chromium = Freight.Bench.Peers.Chromium.ExecutablePath;
 
     // Guards against a hang; no test asserts on time. A page of this size renders in about a second.
     private static readonly TimeSpan s_renderPatience = TimeSpan.FromSeconds(120);
@@ -22,9 +22,6 @@ internal static class ReportRenderer
 
     // One small package (playwright-core) from npm; the browser with its libraries from apt: a slow mirror takes minutes.
     private static readonly TimeSpan s_installPatience = TimeSpan.FromMinutes(10);
-
-    // Another test process may hold the browser's install lock for as long as its own install takes.
-    private static readonly TimeSpan s_lockPatience = s_installPatience + TimeSpan.FromMinutes(1);
 
     /// <summary>The npm project folder: <c>{repository}/test/report-render</c>.</summary>
     public static string ProjectDirectory { get; } = Path.Combine(ReportFixture.RepositoryRoot(), "test", "report-render");
@@ -39,17 +36,8 @@ internal static class ReportRenderer
     /// </summary>
     public static async Task EnsureInstalledAsync()
     {
-        if (!File.Exists(Chromium))
-        {
-            var lockPath = Path.Combine(Path.GetTempPath(), "freight-install-chromium.lock");
-            await using var browserLock = await InstallLock.AcquireAsync(lockPath, s_lockPatience, CancellationToken.None);
-            if (!File.Exists(Chromium))
-            {
-                var script = Path.Combine(ReportFixture.RepositoryRoot(), "scripts", "install-chromium.sh");
-                var install = await ChildProcess.RunAsync("bash", [script], ProjectDirectory, s_installPatience, CancellationToken.None);
-                Assert.True(install.ExitCode == 0 && File.Exists(Chromium), $"{Chromium} is missing and scripts/install-chromium.sh could not install it (it needs root and apt-get): " + install.Describe());
-            }
-        }
+        var missing = await Freight.Bench.Peers.Chromium.EnsureInstalledAsync(ReportFixture.RepositoryRoot(), s_installPatience, CancellationToken.None);
+        Assert.True(missing is null, missing);
 
         var version = await NodePackages.GetNodeVersionAsync(Node, CancellationToken.None);
         Assert.True(version?.Major >= 20, $"the report render test needs Node.js 20 or later (playwright-core); PATH has {(version is null ? "a node whose --version failed" : $"v{version}")}");

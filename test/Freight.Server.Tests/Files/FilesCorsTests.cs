@@ -194,10 +194,13 @@ public sealed class FilesCorsTests(FilesCorsTests.CorsServer server) : IClassFix
         public const string WriteToken = "cors-w";
 
         /// <summary>A download with its name, and a bug of the app's own (UseFreightProblems answers it as a 500 problem).</summary>
-        protected override void MapRoutes(WebApplication app)
+        protected override void MapRoutes(WebApplication app) => MapAppRoutes(app, DataDirectory);
+
+        /// <summary>The app's routes, for the browser's test too.</summary>
+        public static void MapAppRoutes(WebApplication app, string dataDirectory)
         {
-            Directory.CreateDirectory(DataDirectory);
-            var report = Path.Combine(DataDirectory, "report.csv");
+            Directory.CreateDirectory(dataDirectory);
+            var report = Path.Combine(dataDirectory, "report.csv");
             File.WriteAllText(report, "a,b\n");
             app.MapGet("/my/report", () => FreightResults.File(report, "text/csv", "report 2026.csv"));
             app.MapGet("/my/fails", string () => throw new InvalidOperationException("a secret of the app's own"));
