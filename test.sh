@@ -3,8 +3,9 @@
 # The peer tests run the real wrk and nginx and fail without them, so a machine missing either gets them
 # from scripts/install-peers.sh first when it can (root with apt-get); elsewhere install them by hand.
 # Tests that need more install it themselves: the tus tests run `npm ci` for tus-js-client and @tus/server
-# (Node.js >= 20.19 and an npm registry needed), the report's render test `npm ci` for playwright-core and
-# scripts/install-chromium.sh (root with apt-get) when /usr/bin/chromium is missing.
+# (Node.js >= 20.19 and an npm registry needed), the report's render test and the browser CORS test
+# (test/interop/browser) `npm ci` for playwright-core and scripts/install-chromium.sh (root with apt-get) when
+# /usr/bin/chromium is missing.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium, the headless browser the HTML report's render test drives (through
-# playwright-core, executablePath /usr/bin/chromium). Debian/Ubuntu, as root. Idempotent and a quick no-op
+# Installs Debian's chromium, the headless browser the HTML report's render test and the browser CORS test
+# (test/interop/browser) drive (through playwright-core, executablePath /usr/bin/chromium). Debian/Ubuntu, as root. Idempotent and a quick no-op
 # when /usr/bin/chromium is there; apt-get update runs only when the package lists cannot supply it.
 set -euo pipefail
 
