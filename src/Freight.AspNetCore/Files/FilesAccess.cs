@@ -17,6 +17,17 @@ internal sealed class FilesAccess(FilesOptions options)
     public bool IsOpen => _readTokens.Length == 0 && _writeTokens.Length == 0;
 
     /// <summary>
+    /// Cache-Control of every read answer (a file's 200, 206 and 304, a listing). Without it, a browser gave an answer
+    /// with Last-Modified heuristic freshness (a tenth of the file's age: an hour for a file 10 hours old) and served
+    /// the replaced bytes from its cache without asking, Authorization or not. no-cache lets it keep the copy but
+    /// revalidate it every time (If-None-Match: a 304 without the body), and a plain fetch keeps its preflight cache,
+    /// which fetch's cache: 'no-store' bypasses. With tokens, private too: RFC 9111 §3.5 already keeps an answer to a
+    /// request with Authorization out of shared caches, but a proxy or CDN told to cache regardless would hand one
+    /// user's file to the next. Open access leaves a shared cache free to keep the public files and revalidate them.
+    /// </summary>
+    public string CacheControl => IsOpen ? "no-cache" : "private, no-cache";
+
+    /// <summary>
     /// Whether the request may not read, or write when <paramref name="write"/>: if so, its 401 problem (403 for a read
     /// token writing; with <c>WWW-Authenticate</c>) is set to answer it (<see cref="ProblemMiddleware.Refuse"/>, without a throw: any client
     /// can send a request without a token), and the caller returns. A refused <paramref name="upload"/> (its protocol)

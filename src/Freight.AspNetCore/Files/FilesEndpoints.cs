@@ -142,7 +142,7 @@ internal static class FilesEndpoints
         }
 
         var key = FilesRequest.Key(context.Request);
-        if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value))
+        if (!await StoredObjectResponder.TrySendAsync(context, store, key.Value, access.CacheControl))
         {
             var listUrl = context.Request.PathBase.Add(context.RequestServices.GetRequiredService<FreightRoutes>().Files).Value;
             ProblemMiddleware.Refuse(context, FilesRequest.NotFoundToRead(key, string.IsNullOrEmpty(listUrl) ? "/" : listUrl));
@@ -213,6 +213,7 @@ internal static class FilesEndpoints
 
         // A prefix names a folder: "photos" lists photos/…, not photos-old/….
         var page = await store.ListAsync(prefix.IsRoot ? "" : prefix.Value + "/", Math.Min(limit, options.MaxListLimit), after, context.RequestAborted);
+        context.Response.Headers.CacheControl = access.CacheControl;
         await context.Response.WriteAsJsonAsync(
             new FileListing(page.Objects.Select(StoredFile.From).ToList(), page.NextCursor is null ? null : EncodeCursor(page.NextCursor)),
             context.RequestAborted);

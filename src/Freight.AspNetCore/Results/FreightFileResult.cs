@@ -14,11 +14,12 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
     // Shared by every app that registers no FileCache of its own: bounded by FileCacheOptions' defaults.
     private static readonly FileCache s_defaultCache = new();
 
-    internal FreightFileResult(string path, string? contentType, string? downloadName)
+    internal FreightFileResult(string path, string? contentType, string? downloadName, string? cacheControl)
     {
         Path = path;
         ContentType = contentType;
         DownloadName = downloadName;
+        CacheControl = cacheControl;
     }
 
     /// <summary>The full path of the file.</summary>
@@ -29,6 +30,9 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
 
     /// <summary>The attachment's file name, or null for no Content-Disposition.</summary>
     public string? DownloadName { get; }
+
+    /// <summary>The Cache-Control of every answer about the file (200, 206, 304, 412, 416), or null to send none.</summary>
+    public string? CacheControl { get; }
 
     /// <inheritdoc/>
     public async Task ExecuteAsync(HttpContext httpContext)
@@ -51,6 +55,11 @@ public sealed class FreightFileResult : IResult, IEndpointMetadataProvider
             if (ContentType is not null)
             {
                 representation = new FileRepresentation(representation.Length, representation.LastModified, representation.EntityTag, ContentType, representation.Content);
+            }
+
+            if (CacheControl is not null)
+            {
+                httpContext.Response.Headers.CacheControl = CacheControl;
             }
 
             if (DownloadName is not null)

@@ -12,7 +12,7 @@ namespace Freight.AspNetCore.Results;
 
 /// <summary>
 /// GET and HEAD of a stored object on Freight's file path — the one answer behind the files API's GET and
-/// <see cref="FreightResults.Object(string, IObjectStore?)"/>: validators, conditionals, ranges, Want-Repr-Digest,
+/// <see cref="FreightResults.Object(string, IObjectStore?, string?)"/>: validators, conditionals, ranges, Want-Repr-Digest,
 /// and the bytes from the open file or from the store's reader.
 /// </summary>
 internal static class StoredObjectResponder
@@ -22,9 +22,10 @@ internal static class StoredObjectResponder
     /// <summary>
     /// A store that keeps no old versions (S3) fails a reader whose version was replaced after it opened; until the
     /// answer has started, the key is opened again and the version that replaced it is served. False, with nothing
-    /// written, when there is no such object.
+    /// written, when there is no such object. <paramref name="cacheControl"/>, when set, goes on every answer about the
+    /// object (200, 206, 304, 412, 416): set per try, since a retry clears the response.
     /// </summary>
-    public static async Task<bool> TrySendAsync(HttpContext context, IObjectStore store, string key)
+    public static async Task<bool> TrySendAsync(HttpContext context, IObjectStore store, string key, string? cacheControl)
     {
         // Each try is a new open (a HEAD and a GET on S3): a key replaced during three reads in a row is being
         // rewritten without pause, and the 503 tells the client to come back (ProblemMiddleware).
@@ -33,7 +34,7 @@ internal static class StoredObjectResponder
         {
             try
             {
-                return await TrySendVersionAsync(context, store, key);
+                return await TrySendVersionAsync(context, store, key, cacheControl);
             }
             catch (ObjectReplacedException) when (attempt < Tries && !context.Response.HasStarted)
             {
@@ -42,13 +43,18 @@ internal static class StoredObjectResponder
         }
     }
 
-    private static async Task<bool> TrySendVersionAsync(HttpContext context, IObjectStore store, string key)
+    private static async Task<bool> TrySendVersionAsync(HttpContext context, IObjectStore store, string key, string? cacheControl)
     {
         using var download = HttpMethods.IsGet(context.Request.Method) ? DownloadTelemetry.Start(key) : null;
         await using var reader = await store.OpenReadAsync(key, context.RequestAborted);
         if (reader is null)
         {
             return false;
+        }
+
+        if (cacheControl is not null)
+        {
+            context.Response.Headers.CacheControl = cacheControl;
         }
 
         var info = reader.Info;

@@ -37,6 +37,19 @@ public abstract class FilesListingTests(FilesServer server)
     }
 
     [Fact]
+    public async Task List_Always_CacheControlNoCache()
+    {
+        // A listing changes with every upload: a browser must ask again rather than show the heuristic copy it kept.
+        var root = NewRoot();
+        await CreateAsync(server, $"{root}/listed.bin", Content(10));
+
+        using var response = await SendAsync(server, HttpMethod.Get, "/files?prefix=" + root);
+
+        await AssertStatusAsync(response, HttpStatusCode.OK);
+        Assert.Equal("no-cache", response.Headers.CacheControl?.ToString());
+    }
+
+    [Fact]
     public async Task List_PrefixWithTrailingSlash_ListsTheSameFolder()
     {
         var root = NewRoot();

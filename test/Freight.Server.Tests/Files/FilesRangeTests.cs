@@ -145,6 +145,25 @@ public abstract class FilesRangeTests(FilesServer server)
     }
 
     [Fact]
+    public async Task GetAndHead_EveryAnswerAboutTheFile_CacheControlNoCache()
+    {
+        // Without it a browser kept a file with Last-Modified for a tenth of its age and served a replaced file's old
+        // bytes without asking; no-cache makes it revalidate (the 304 below) every time. Open access: not private.
+        var (key, _, etag) = await CreateAsync();
+
+        using var whole = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key);
+        using var head = await FilesApi.SendAsync(server, HttpMethod.Head, "/files/" + key);
+        using var range = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("Range", "bytes=0-9"));
+        using var notModified = await FilesApi.SendAsync(server, HttpMethod.Get, "/files/" + key, ("If-None-Match", etag));
+
+        foreach (var (response, status) in new[] { (whole, HttpStatusCode.OK), (head, HttpStatusCode.OK), (range, HttpStatusCode.PartialContent), (notModified, HttpStatusCode.NotModified) })
+        {
+            Assert.Equal(status, response.StatusCode);
+            Assert.Equal("no-cache", response.Headers.CacheControl?.ToString());
+        }
+    }
+
+    [Fact]
     public async Task GetAndHead_FileJustWritten_LastModifiedNeverAfterDate()
     {
         // RFC 9110 §8.8.2.1. Kestrel's Date lags the clock by up to a second, so about every other file written and read

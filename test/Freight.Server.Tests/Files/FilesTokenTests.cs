@@ -109,4 +109,30 @@ public sealed class FilesTokenTests(TokenFilesServer server) : IClassFixture<Tok
         using var writerReads = await SendAsync(server, HttpMethod.Get, "/files/" + key, Bearer(TokenFilesServer.WriteToken));
         await AssertStatusAsync(writerReads, HttpStatusCode.OK);
     }
+
+    [Fact]
+    public async Task Reads_WithTokens_CacheControlPrivateNoCache()
+    {
+        // A shared cache told to cache regardless of Authorization must not keep one user's file for the next.
+        var key = $"{NewRoot()}/private.bin";
+        var etag = await CreatedETagAsync(key);
+
+        using var whole = await SendAsync(server, HttpMethod.Get, "/files/" + key, Bearer(TokenFilesServer.ReadToken));
+        using var notModified = await SendAsync(server, HttpMethod.Get, "/files/" + key, Bearer(TokenFilesServer.ReadToken), ("If-None-Match", etag));
+        using var listing = await SendAsync(server, HttpMethod.Get, "/files?prefix=" + key[..key.IndexOf('/', StringComparison.Ordinal)], Bearer(TokenFilesServer.ReadToken));
+
+        foreach (var (response, status) in new[] { (whole, HttpStatusCode.OK), (notModified, HttpStatusCode.NotModified), (listing, HttpStatusCode.OK) })
+        {
+            Assert.Equal(status, response.StatusCode);
+            var cacheControl = response.Headers.CacheControl;
+            Assert.True(cacheControl is { Private: true, NoCache: true, NoStore: false, Public: false }, $"{status}: Cache-Control {cacheControl}");
+        }
+    }
+
+    private async Task<string> CreatedETagAsync(string key)
+    {
+        using var created = await PutAsync(server, key, s_content, Bearer(TokenFilesServer.WriteToken));
+        await AssertStatusAsync(created, HttpStatusCode.Created);
+        return created.Headers.ETag!.ToString();
+    }
 }

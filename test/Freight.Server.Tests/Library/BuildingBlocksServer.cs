@@ -26,6 +26,8 @@ public sealed class BuildingBlocksServer() : FilesServer("--Freight:Files:MaxCon
         app.MapGet("/my/file/{name}", (string name) => FreightResults.File(Path.Combine(PublicDirectory, Path.GetFileName(name))));
         app.MapGet("/my/report", () => FreightResults.File(Path.Combine(PublicDirectory, "report.bin"), "text/csv", "report 2026.csv"));
         app.MapMethods("/my/object/{*key}", [HttpMethods.Get, HttpMethods.Head], (string key) => FreightResults.Object(key));
+        app.MapGet("/my/revalidated/file/{name}", (string name) => FreightResults.File(Path.Combine(PublicDirectory, Path.GetFileName(name)), cacheControl: "no-cache"));
+        app.MapGet("/my/revalidated/object/{*key}", (string key) => FreightResults.Object(key, cacheControl: "private, no-cache"));
         app.MapPut("/my/upload/{*key}", async (string key, HttpContext context) =>
         {
             var upload = await FreightUploads.StoreAsync(context, "uploads/" + key);

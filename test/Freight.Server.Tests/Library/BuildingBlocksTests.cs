@@ -106,6 +106,33 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
     }
 
     [Fact]
+    public async Task FileAndObjectResults_CacheControl_OnEveryAnswerWhenAskedNoneByDefault()
+    {
+        var content = Content(5000, seed: 319);
+        var name = WriteFile(content, ".bin");
+        var key = $"{NewRoot()}/revalidated.bin";
+        await CreateAsync(server, key, content);
+
+        foreach (var (path, cacheControl) in new[] { ("/my/revalidated/file/" + name, "no-cache"), ("/my/revalidated/object/" + key, "private, no-cache") })
+        {
+            using var whole = await SendAsync(Protocol.Http11, HttpMethod.Get, path);
+            using var range = await SendAsync(Protocol.Http11, HttpMethod.Get, path, ("Range", "bytes=0-9"));
+            using var notModified = await SendAsync(Protocol.Http11, HttpMethod.Get, path, ("If-None-Match", whole.Headers.ETag!.ToString()));
+            foreach (var (response, status) in new[] { (whole, HttpStatusCode.OK), (range, HttpStatusCode.PartialContent), (notModified, HttpStatusCode.NotModified) })
+            {
+                Assert.Equal(status, response.StatusCode);
+                Assert.Equal(CacheControlHeaderValue.Parse(cacheControl), response.Headers.CacheControl);
+            }
+        }
+
+        // The app's choice: without the parameter the results add none (an app may set its own on the response).
+        using var plainFile = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/file/" + name);
+        using var plainObject = await SendAsync(Protocol.Http11, HttpMethod.Get, "/my/object/" + key);
+        Assert.Null(plainFile.Headers.CacheControl);
+        Assert.Null(plainObject.Headers.CacheControl);
+    }
+
+    [Fact]
     public async Task FileResult_NoSuchFile_Is404ProblemLoggedOnce()
     {
         var name = "absent-" + Guid.NewGuid().ToString("N");
