@@ -33,8 +33,9 @@ app.MapPost("/photos", async (FreightMultipart form, [FromKeyedServices(ObjectSt
     return Results.Ok(stored);
 });
 
-// A typed result: the stored photo on Freight's file path (ETag, Range, conditionals, Want-Repr-Digest).
-app.MapMethods("/photos/{name}", ["GET", "HEAD"], (string name) => FreightResults.Object("photos/" + name));
+// A typed result: the stored photo on Freight's file path (ETag, Range, conditionals, Want-Repr-Digest). A photo may be
+// uploaded again under its name: no-cache makes a browser ask each time (a 304 while unchanged), as the files API does.
+app.MapMethods("/photos/{name}", ["GET", "HEAD"], (string name) => FreightResults.Object("photos/" + name, cacheControl: "no-cache"));
 
 await app.StartAsync();
 // Tests and scripts start the sample on port 0 and read the bound address from this line.

@@ -167,6 +167,7 @@ public sealed class SampleAppTests(SampleApp sample) : IClassFixture<SampleApp>
         Assert.Equal(first, await one.Content.ReadAsByteArrayAsync());
         Assert.Equal($"\"{Payloads.Hash(first)}\"", one.Headers.ETag?.Tag);
         Assert.Equal("image/jpeg", one.Content.Headers.ContentType?.MediaType);
+        Assert.True(one.Headers.CacheControl?.NoCache, "the sample's photos say Cache-Control: no-cache");
 
         using var range = new HttpRequestMessage(HttpMethod.Get, "/photos/two.jpg");
         range.Headers.Range = new RangeHeaderValue(7, null);
