@@ -71,6 +71,32 @@ public sealed class SlowBodyProblemTests(FileSystemFilesServer server) : IClassF
         await server.AssertServingAsync();
     }
 
+    [Fact]
+    public async Task Put_Http2ClientCancelsPastTheGracePeriod_LoggedAsTheClientGoingAway()
+    {
+        // Fast enough for the minimum rate, cancelled by the client (RST_STREAM) after the grace period: no server's cut.
+        var key = FilesApi.NewRoot() + "/cancelled.bin";
+        var path = "/files/" + key;
+        var mark = server.Logs.Count;
+        using var client = ServerHarness.CreatePinnedClient(server.CertificateFingerprint);
+        using var request = server.Request(HttpMethod.Put, Protocol.Http2, path);
+        using var flowing = new TrickleContent(totalBytes: 1024 * 1024 * 1024, bytesPerWrite: 64 * 1024, pause: TimeSpan.FromMilliseconds(10));
+        request.Content = flowing;
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(6));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.SendAsync(request, cancel.Token));
+
+        var deadline = DateTime.UtcNow + s_patience;
+        while (!server.Logs.Since(mark).Any(log => log.Message.Contains(path, StringComparison.Ordinal)) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50);
+        }
+
+        var line = Assert.Single(server.Logs.Since(mark, LogLevel.Debug), log => log.Message.Contains(path, StringComparison.Ordinal));
+        Assert.StartsWith(path + ": the client went away", line.Message.Split(' ', 2)[1], StringComparison.Ordinal);
+        Assert.False(File.Exists(server.DiskPath(key)));
+    }
+
     /// <summary>A body of a known length sent a little at a time, until its request is cancelled.</summary>
     private sealed class TrickleContent(int totalBytes, int bytesPerWrite, TimeSpan pause) : HttpContent
     {
