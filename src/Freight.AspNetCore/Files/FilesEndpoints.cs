@@ -283,7 +283,8 @@ public sealed record StoredFile(
     string? ContentType,
     string? Sha256)
 {
-    internal static StoredFile From(ObjectInfo info)
+    /// <summary>A stored object as the files API reports it: its key as the name, SHA-256 in lower-case hex when one was computed.</summary>
+    public static StoredFile From(ObjectInfo info)
     {
         ArgumentNullException.ThrowIfNull(info);
         return new(info.Key, info.Length, info.ETag, info.LastModified, info.ContentType,

@@ -33,6 +33,8 @@ public sealed class BuildingBlocksServer() : FilesServer("--Freight:Files:MaxCon
             var upload = await FreightUploads.StoreAsync(context, "uploads/" + key);
             return Results.Ok(new { upload.Object.Key, upload.Object.ETag, upload.Created });
         });
+        app.MapPut("/my/upload-answered-as-files/{*key}", async (string key, HttpContext context) =>
+            Results.Ok(StoredFile.From((await FreightUploads.StoreAsync(context, key)).Object)));
         app.MapPost("/my/photos", async (FreightMultipart form, [FromKeyedServices(ObjectStoreKeys.Files)] IObjectStore store) =>
         {
             var stored = new List<string>();

@@ -303,6 +303,26 @@ public sealed class BuildingBlocksTests(BuildingBlocksServer server) : IClassFix
     }
 
     [Fact]
+    public async Task StoreCall_AnsweredAsStoredFile_HasTheFilesApisJson()
+    {
+        var content = Content(100_000, seed: 318);
+        var digest = ("Content-Digest", Sha256Field(content));
+
+        using var fromFilesApi = await SendAsync(Protocol.Http11, HttpMethod.Put, $"/files/{NewRoot()}/a.bin", content, digest);
+        using var fromOwnRoute = await SendAsync(Protocol.Http11, HttpMethod.Put, $"/my/upload-answered-as-files/{NewRoot()}/a.bin", content, digest);
+
+        await AssertStatusAsync(fromFilesApi, HttpStatusCode.Created);
+        await AssertStatusAsync(fromOwnRoute, HttpStatusCode.OK);
+        var expected = await fromFilesApi.Content.ReadFromJsonAsync<JsonElement>();
+        var actual = await fromOwnRoute.Content.ReadFromJsonAsync<JsonElement>();
+        Assert.Equal(expected.EnumerateObject().Select(p => p.Name), actual.EnumerateObject().Select(p => p.Name));
+        Assert.Equal(ETag(content), actual.GetProperty("etag").GetString());
+        Assert.Equal(content.Length, actual.GetProperty("size").GetInt64());
+        Assert.Equal(Convert.ToHexStringLower(SHA256.HashData(content)), actual.GetProperty("sha256").GetString());
+        Assert.Equal(expected.GetProperty("sha256").GetString(), actual.GetProperty("sha256").GetString());
+    }
+
+    [Fact]
     public async Task StoreCall_WrongDigest_Is400AndStoresNothing()
     {
         var key = $"{NewRoot()}/upload.bin";
