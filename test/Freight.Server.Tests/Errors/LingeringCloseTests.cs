@@ -58,6 +58,36 @@ public sealed class LingeringCloseTests(LingeringCloseTests.RefusingServer serve
         await AssertServingAsync();
     }
 
+    public static TheoryData<string> LabUploads() => [.. LabVariants.Uploads];
+
+    /// <summary>
+    /// A chunked body over the server's limit, to each of the lab's upload variants: the limit is met mid-body, after
+    /// Kestrel's chunked reader has begun. Kestrel's own count of that limit failed its reader for good ("cannot be read
+    /// on"), so the body was left unread and the client reset; counted by Freight, the rest is read and dropped.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(LabUploads))]
+    public async Task Post_ChunkedOverTheLimitToTheLab_ClientWritesWholeBodyBeforeReading_Reads413AndAClose(string variant)
+    {
+        var head = LabVariants.IsMultipart(variant) ? MultipartBodies.Head() : [];
+        for (var attempt = 0; attempt < Attempts; attempt++)
+        {
+            await using var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
+            await connection.SendAsync(RawHttpConnection.Head("POST", server.HttpAddress, $"/lab/upload/{variant}?sink=file",
+                Bearer(RefusingServer.WriteToken), "Content-Type: " + LabVariants.ContentType(variant), "Transfer-Encoding: chunked"));
+
+            Assert.Equal(head.Length + LargeBody, await connection.SendChunkedZerosAsync(head, LargeBody));
+            var response = await connection.ReadResponseAsync();
+
+            ProblemAssert.IsProblem(response, HttpStatusCode.RequestEntityTooLarge);
+            Assert.Equal("close", response.Header("Connection"));
+            Assert.True(await connection.EndsWithCloseAsync(), $"attempt {attempt + 1}: the server reset the connection after its 413");
+        }
+
+        Assert.Empty(server.UploadedFiles());
+        await AssertServingAsync();
+    }
+
     /// <summary>
     /// Routing's answer to a path no endpoint serves, which keeps the connection: the body read to its end, the next
     /// request is answered on it. (Made after serve's Content-Length middleware, whose scanner then saw the body go by

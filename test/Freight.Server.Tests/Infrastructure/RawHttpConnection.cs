@@ -163,6 +163,49 @@ internal sealed class RawHttpConnection : IAsyncDisposable
         return sent;
     }
 
+    /// <summary>
+    /// <see cref="SendZerosAsync"/> for a chunked body (RFC 9112 §7.1): <paramref name="head"/>, then <paramref name="count"/>
+    /// zero bytes, in chunks of 1 MiB and the last chunk, without reading anything; returns how many body bytes (data, not
+    /// framing) the connection took before it failed, <paramref name="head"/>'s and <paramref name="count"/>'s sum when
+    /// all were sent with the last chunk.
+    /// </summary>
+    public async Task<long> SendChunkedZerosAsync(ReadOnlyMemory<byte> head, long count)
+    {
+        const int ChunkBytes = 1024 * 1024;
+        var framed = new byte[ChunkBytes + 16];
+        long sent = 0;
+        try
+        {
+            if (!head.IsEmpty)
+            {
+                await SendAsync(Chunked(head.Span, head.Length));
+                sent += head.Length;
+            }
+
+            while (sent - head.Length < count)
+            {
+                var size = (int)Math.Min(ChunkBytes, count - (sent - head.Length));
+                var prefix = Encoding.ASCII.GetBytes(size.ToString("x", CultureInfo.InvariantCulture) + "\r\n");
+                prefix.CopyTo(framed, 0);
+                Array.Clear(framed, prefix.Length, size);
+                "\r\n"u8.CopyTo(framed.AsSpan(prefix.Length + size));
+                await SendAsync(framed.AsMemory(0, prefix.Length + size + 2));
+                sent += size;
+            }
+
+            await SendAsync(LastChunk.ToArray());
+        }
+        catch (SocketException)
+        {
+        }
+        catch (ObjectDisposedException)
+        {
+            // Closed by the test once it read the answer, as a client that stops sending then.
+        }
+
+        return sent;
+    }
+
     /// <summary>Closes abruptly: SO_LINGER 0 makes the close send a TCP RST instead of a FIN.</summary>
     public void Reset()
     {
