@@ -130,8 +130,10 @@ internal sealed partial class ProblemMiddleware(
             return;
         }
 
-        // The rest of the body is not read, and the server is going. What the request kept is listed, as for any
-        // failure (a multipart POST's files stored before the cut).
+        // The server is going: no further request on the connection. Kestrel reads off the rest of the body after the
+        // answer (its own drain, at most 5 s and cut by the host's timeout), which a client still sending needs to read
+        // the 503 rather than a reset: a followed body stays readable after the cut (FollowedBodyStream). What the
+        // request kept is listed, as for any failure (a multipart POST's files stored before the cut).
         await WriteProblemAsync(context, closeConnection: IsHttp1(context), WithExtensions(context, new ProblemDetails
         {
             Status = StatusCodes.Status503ServiceUnavailable,

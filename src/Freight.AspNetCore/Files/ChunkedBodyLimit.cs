@@ -18,7 +18,7 @@ namespace Freight.AspNetCore.Files;
 /// The body's data bytes are counted, not its framing as Kestrel counts them, so a chunked body is held to the limit a
 /// Content-Length body is. The refusal is Kestrel's own exception and message, so whoever handles Kestrel's (the problem
 /// middleware, a form reader) handles it alike. Refused, the limit may be lifted again (<see cref="IsReadOnly"/>), for the
-/// drain. <see cref="HttpRequest.Body"/> reads through it too.
+/// drain.
 /// </remarks>
 internal sealed class ChunkedBodyLimit : PipeReader, IHttpMaxRequestBodySizeFeature, IRequestBodyPipeFeature
 {
@@ -39,8 +39,9 @@ internal sealed class ChunkedBodyLimit : PipeReader, IHttpMaxRequestBodySizeFeat
 
     /// <summary>
     /// Takes the request's body limit over from Kestrel when its body is HTTP/1.1 chunked, not read yet, and limited:
-    /// from here on the request's <see cref="IHttpMaxRequestBodySizeFeature"/>, <see cref="HttpRequest.BodyReader"/> and
-    /// <see cref="HttpRequest.Body"/> are this one's. Any other request is left as it is.
+    /// from here on the request's <see cref="IHttpMaxRequestBodySizeFeature"/> and <see cref="HttpRequest.BodyReader"/>
+    /// are this one's. Any other request is left as it is. Only for <see cref="UploadLimiter.Follow"/>, which puts
+    /// <see cref="HttpRequest.Body"/> over the reader too: Kestrel's stream would read around the count.
     /// </summary>
     public static void TakeOver(HttpContext context)
     {
@@ -58,7 +59,6 @@ internal sealed class ChunkedBodyLimit : PipeReader, IHttpMaxRequestBodySizeFeat
         kestrel.MaxRequestBodySize = null;
         context.Features.Set<IHttpMaxRequestBodySizeFeature>(counted);
         context.Features.Set<IRequestBodyPipeFeature>(counted);
-        request.Body = new BodyStream(counted, context.Features.Get<IHttpBodyControlFeature>());
     }
 
     /// <summary>Read-only once the body's first read came, as Kestrel's; after its refusal no longer, so that a drain can lift it.</summary>
@@ -141,70 +141,5 @@ internal sealed class ChunkedBodyLimit : PipeReader, IHttpMaxRequestBodySizeFeat
         {
             _consumed += _read.Slice(_read.Start, consumed).Length;
         }
-    }
-
-    /// <summary>
-    /// <see cref="HttpRequest.Body"/> over the counted reader, as Kestrel's request stream is over its own: reads copy out of
-    /// the pipe and consume what they copied, a canceled read throws, and a synchronous read is refused unless the request
-    /// allows synchronous IO.
-    /// </summary>
-    private sealed class BodyStream(PipeReader reader, IHttpBodyControlFeature? control) : Stream
-    {
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
-        public override int Read(byte[] buffer, int offset, int count)
-        {
-            if (control is not { AllowSynchronousIO: true })
-            {
-                throw new InvalidOperationException("Synchronous operations are disallowed. Call ReadAsync or set AllowSynchronousIO to true instead.");
-            }
-
-            return ReadAsync(buffer.AsMemory(offset, count)).AsTask().GetAwaiter().GetResult();
-        }
-
-        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-            ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
-        public override async ValueTask<int> ReadAsync(Memory<byte> destination, CancellationToken cancellationToken = default)
-        {
-            while (true)
-            {
-                var result = await reader.ReadAsync(cancellationToken);
-                if (result.IsCanceled)
-                {
-                    reader.AdvanceTo(result.Buffer.Start);
-                    throw new OperationCanceledException("The read was canceled.");
-                }
-
-                var buffer = result.Buffer;
-                if (!buffer.IsEmpty || result.IsCompleted)
-                {
-                    var copied = (int)Math.Min(buffer.Length, destination.Length);
-                    buffer.Slice(0, copied).CopyTo(destination.Span);
-                    reader.AdvanceTo(buffer.GetPosition(copied));
-                    return copied;
-                }
-
-                reader.AdvanceTo(buffer.Start, buffer.End);
-            }
-        }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }

@@ -61,9 +61,11 @@ internal sealed class UploadLimiter(FilesOptions options)
     /// Follows the request's body for the host's stop, without a slot (the uploads the per-client limit does not
     /// count: the lab's, a <see cref="Freight.AspNetCore.Uploads.FreightMultipart"/> route's): from here on its
     /// <see cref="HttpRequest.BodyReader"/> is an <see cref="UploadBodyReader"/>, read on through the stop until its cut.
-    /// The request's stream (<see cref="HttpRequest.Body"/>) never sees Kestrel's own cancels, and is cut alike. A
-    /// chunked HTTP/1.1 body is held to the request's limit by Freight's count (<see cref="ChunkedBodyLimit"/>), so that
-    /// its 413 can read off the rest as any refusal does. Dispose the result when the upload ends.
+    /// The request's stream (<see cref="HttpRequest.Body"/>) never sees Kestrel's own cancels, and is cut alike: Kestrel's
+    /// stream, but for one that leaves the body readable after the cut (<see cref="FollowedBodyStream"/>), so that Kestrel
+    /// reads off the rest after the 503. A chunked HTTP/1.1 body is held to the request's limit by Freight's count
+    /// (<see cref="ChunkedBodyLimit"/>), so that its 413 can read off the rest as any refusal does. Dispose the result
+    /// when the upload ends.
     /// </summary>
     public Following Follow(HttpContext context)
     {
@@ -77,6 +79,7 @@ internal sealed class UploadLimiter(FilesOptions options)
         ChunkedBodyLimit.TakeOver(context);
         var body = request.BodyReader;
         context.Features.Set<IRequestBodyPipeFeature>(new FollowedBody(new UploadBodyReader(body, _stop)));
+        request.Body = new FollowedBodyStream(body, context.Features.Get<IHttpBodyControlFeature>());
         _bodies[context] = body;
         if (_stop.Requested)
         {

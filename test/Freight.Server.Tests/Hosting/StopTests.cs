@@ -78,6 +78,70 @@ public sealed class StopTests
         }
     }
 
+    public static TheoryData<string> CutUploads() => ["files", .. LabVariants.Uploads];
+
+    /// <summary>
+    /// Clients still sending when the stop cut their uploads, each of which writes its whole body before it reads (as a
+    /// proxy streaming the body does): the rest of each body is read off after the 503, within the time left before
+    /// Kestrel's reset, so each client reads the 503 and a close. The lab's variants that read <c>Request.Body</c>
+    /// (raw-stream, multipart-reader, iformfile) failed: Kestrel's request stream left its reader taken when the cut
+    /// canceled its read, Kestrel could not read off the rest, and the kernel reset the connection of a client still
+    /// sending before it read anything.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(CutUploads))]
+    public async Task Stop_ClientsStillSendingWhenTheirUploadsAreCut_WriteTheWholeBodyAndReadServerStopping(string upload)
+    {
+        const int Clients = 3;
+        const long FileBytes = 24L * 1024 * 1024;
+        var server = new StoppingLabServer();
+        await server.InitializeAsync();
+        var connections = new List<RawHttpConnection>();
+        try
+        {
+            var head = LabVariants.IsMultipart(upload) ? MultipartBodies.Head() : [];
+            var length = "Content-Length: " + FilesApi.Invariant(head.Length + FileBytes);
+            for (var client = 0; client < Clients; client++)
+            {
+                var connection = await RawHttpConnection.OpenAsync(server.HttpAddress);
+                connections.Add(connection);
+                await connection.SendAsync(upload == "files"
+                    ? RawHttpConnection.Head("PUT", server.HttpAddress, $"/files/{FilesApi.NewRoot()}/cut.bin", length)
+                    : RawHttpConnection.Head("POST", server.HttpAddress, $"/lab/upload/{upload}?sink=file", length, "Content-Type: " + LabVariants.ContentType(upload)));
+                await connection.SendAsync(head);
+                await connection.SendAsync(new byte[1000]);
+            }
+
+            var uploads = server.Server.App.Services.GetRequiredService<UploadLimiter>();
+            Assert.True(await FilesApi.EventuallyAsync(() => uploads.InFlight == Clients), "the uploads never got under way");
+            var mark = server.Logs.Count;
+            var stopping = server.Server.App.StopAsync();
+            Assert.True(await FilesApi.EventuallyAsync(() => server.Logs.Since(mark, LogLevel.Warning).Count(log => log.Message.Contains(": cut off, the server is stopping", StringComparison.Ordinal)) == Clients), "the uploads were not cut");
+
+            for (var client = 0; client < Clients; client++)
+            {
+                Assert.True(FileBytes - 1000 == await connections[client].SendZerosAsync(FileBytes - 1000), $"client {client + 1}: the server reset the connection while the body was still being sent");
+                var answer = await connections[client].ReadResponseAsync();
+                AssertServerStopping(answer.StatusCode, answer.Header("Content-Type"), answer.BodyText);
+                Assert.Equal("close", answer.Header("Connection"));
+                Assert.True(await connections[client].EndsWithCloseAsync(), $"client {client + 1}: the server reset the connection after its 503");
+            }
+
+            await stopping;
+            Assert.Empty(server.TempFiles());
+            Assert.Empty(server.UploadedFiles());
+        }
+        finally
+        {
+            foreach (var connection in connections)
+            {
+                await connection.DisposeAsync();
+            }
+
+            await server.DisposeAsync();
+        }
+    }
+
     [Fact]
     public async Task Stop_UploadEndsWithinTheTimeout_Stored()
     {
