@@ -93,9 +93,17 @@ internal sealed class TusUploads(
     private readonly StoragePrefix _prefix = StoragePrefix.TryParse(options.FilesPrefix, out var prefix, out _) ? prefix : StoragePrefix.Root;
 
     // How long a HEAD, PATCH or DELETE waits for the request holding its upload to let go once asked: a PATCH
-    // stops at its next chunk, one cut off unwinds once the server notices. A holder busy past it (finishing a
-    // large upload) leaves the waiting request a 423, as a request that must not hang on another.
+    // stops at its next chunk, one cut off unwinds once the server notices. A holder that does not (held elsewhere past
+    // it) leaves the waiting request a 423, as a request that must not hang on another. One finishing the upload
+    // cannot let go, and is waited for as long as finishing may take (FinishTime).
     private static readonly TimeSpan s_takeOverPatience = TimeSpan.FromSeconds(5);
+
+    // The slowest a finish is allowed to go through an upload's bytes, for the requests that wait for it: a quarter of
+    // the slowest measured on the project's 2-core VM at a load average of 12, the tests' in-process Debug server,
+    // file-system store, AlwaysComputeSha256 (177 MB/s, a final upload gathering two 512 MiB parts: read, written,
+    // hashed; reading back a GiB whose running digests were lost and hashing it, 306–933 MB/s in three runs; with them,
+    // the rename alone, under 10 ms), so a slower disk or a busier machine still fits.
+    private const double SlowestFinishBytesPerSecond = 40_000_000;
 
     public Task OptionsAsync(HttpContext context)
     {
@@ -208,7 +216,7 @@ internal sealed class TusUploads(
             // An empty file is complete on creation.
             using (finishing)
             {
-                upload = await FinishAsync(context.Request, upload, context.RequestAborted);
+                upload = await FinishAsync(context.Request, upload, finishing, context.RequestAborted);
             }
         }
 
@@ -272,7 +280,7 @@ internal sealed class TusUploads(
 
         using (held)
         {
-            upload = await FinishAsync(context.Request, upload, context.RequestAborted);
+            upload = await FinishAsync(context.Request, upload, held, context.RequestAborted);
         }
 
         context.Response.StatusCode = StatusCodes.Status201Created;
@@ -313,7 +321,7 @@ internal sealed class TusUploads(
         if (upload.HasAllBytes && upload.Completion is null && upload.Kind != ResumableUploadKind.Partial)
         {
             // Every byte arrived but the file was not made (a crash, a failed move): make it now.
-            upload = await FinishAsync(context.Request, upload, context.RequestAborted);
+            upload = await FinishAsync(context.Request, upload, held, context.RequestAborted);
         }
 
         context.Response.Headers.CacheControl = "no-store";
@@ -414,7 +422,8 @@ internal sealed class TusUploads(
 
     /// <summary>
     /// The upload's lock, taken over from the request that holds it (<see cref="ResumableUploadLocks.TakeOverAsync"/>):
-    /// a PATCH stops reading at its next chunk and answers <see cref="TakenOver"/>. 423 when it is not let go in time.
+    /// a PATCH stops reading at its next chunk and answers <see cref="TakenOver"/>; one finishing the upload is waited for.
+    /// 423 when it is not let go in time.
     /// </summary>
     private async ValueTask<ResumableUploadLocks.Holder> TakeOverAsync(HttpContext context) =>
         await locks.TakeOverAsync(UploadId(context), s_takeOverPatience, context.RequestAborted) ?? throw Locked();
@@ -551,7 +560,7 @@ internal sealed class TusUploads(
             throw TakenOver(upload, appender.Offset - appender.StartOffset, checksum);
         }
 
-        return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(context.Request, upload, context.RequestAborted) : upload;
+        return upload.HasAllBytes && upload.Kind != ResumableUploadKind.Partial ? await FinishAsync(context.Request, upload, held, context.RequestAborted) : upload;
     }
 
     private static async ValueTask DisposeAppenderAsync(IResumableUploadAppender appender)
@@ -600,13 +609,15 @@ internal sealed class TusUploads(
     }
 
     /// <summary>
-    /// Makes a complete upload the file at its target key (the caller holds its lock): a final upload first
-    /// gathers its parts' bytes (from wherever a previous attempt stopped); the ETag comes from the running
-    /// digests when they cover every byte, else from one read of the stored bytes. A refusal names a part by the URL
-    /// <paramref name="request"/>'s client knows it by.
+    /// Makes a complete upload the file at its target key (the caller holds its lock, <paramref name="held"/>): a final
+    /// upload first gathers its parts' bytes (from wherever a previous attempt stopped); the ETag comes from the running
+    /// digests when they cover every byte, else from one read of the stored bytes. It cannot stop half-way, so a request
+    /// that takes the upload over meanwhile waits for it (<see cref="FinishTime"/>) and answers from the finished upload.
+    /// A refusal names a part by the URL <paramref name="request"/>'s client knows it by.
     /// </summary>
-    private async ValueTask<ResumableUpload> FinishAsync(HttpRequest request, ResumableUpload upload, CancellationToken cancellationToken)
+    private async ValueTask<ResumableUpload> FinishAsync(HttpRequest request, ResumableUpload upload, ResumableUploadLocks.Holder held, CancellationToken cancellationToken)
     {
+        held.Finishing(FinishTime(upload));
         // Taken out of the cache for good: from here on nothing appends to this upload.
         var digests = runningDigests.Take(upload.Id, upload.Offset);
         if (upload.Kind == ResumableUploadKind.Final && !upload.HasAllBytes)
@@ -641,6 +652,13 @@ internal sealed class TusUploads(
 
         return await store.GetAsync(upload.Id, cancellationToken) ?? upload;
     }
+
+    /// <summary>
+    /// How long finishing <paramref name="upload"/> may take, for the requests waiting for it: the takeover's patience,
+    /// and every byte at <see cref="SlowestFinishBytesPerSecond"/> (read back and hashed, or gathered from the parts).
+    /// </summary>
+    private static TimeSpan FinishTime(ResumableUpload upload) =>
+        s_takeOverPatience + TimeSpan.FromSeconds((upload.Length ?? upload.Offset) / SlowestFinishBytesPerSecond);
 
     private async ValueTask<ResumableUpload> GatherPartsAsync(HttpRequest request, ResumableUpload upload, StreamingDigests? digests, CancellationToken cancellationToken)
     {
@@ -786,6 +804,6 @@ internal sealed class TusUploads(
 
     private static ProblemException Locked() =>
         TusProtocol.Problem(StatusCodes.Status423Locked, "Upload busy",
-            $"Another request is using this upload and did not let go of it within {s_takeOverPatience.TotalSeconds:0} s; retry when it ends.",
+            $"Another request is using this upload and did not let go of it in time ({s_takeOverPatience.TotalSeconds:0} s, or as long as finishing the upload may take); retry when it ends.",
             new Dictionary<string, string> { ["Retry-After"] = "1" });
 }

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Security.Cryptography;
 using Freight.Server.Hosting;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
 namespace Freight.Server.Tests.Infrastructure;
@@ -74,7 +75,14 @@ public abstract class ServerHarness : IAsyncLifetime
             "--urls", "http://127.0.0.1:0;https://127.0.0.1:0",
             "--data-dir", DataDirectory,
             .. arguments,
-        ], builder => builder.Logging.AddProvider(Logs));
+        ], builder =>
+        {
+            builder.Logging.AddProvider(Logs);
+            if (ReplaceServices is { } replace)
+            {
+                builder.Host.UseServiceProviderFactory(new ReplacingServiceProviderFactory(replace));
+            }
+        });
         MapRoutes(_server.App);
         await _server.StartAsync();
         return new ListeningServer(
@@ -96,6 +104,12 @@ public abstract class ServerHarness : IAsyncLifetime
     protected virtual void MapRoutes(Microsoft.AspNetCore.Builder.WebApplication app)
     {
     }
+
+    /// <summary>
+    /// Changes to the server's services once it registered all of its own, just before its container is built (a store
+    /// wrapped, a clock replaced): a test's seam, for what no option reaches. Null: none.
+    /// </summary>
+    protected virtual Action<IServiceCollection>? ReplaceServices => null;
 
     /// <summary>Arguments only known at start (a bucket made for this fixture, say), added after the constructor's.</summary>
     protected virtual Task<string[]> StartArgumentsAsync() => Task.FromResult<string[]>([]);
@@ -149,6 +163,18 @@ public abstract class ServerHarness : IAsyncLifetime
             Assert.Equal(Payloads.Bytes(1), await response.Content.ReadAsByteArrayAsync());
         }
     }
+}
+
+/// <summary>The host's own container, built once <c>replace</c> has changed what the server registered.</summary>
+internal sealed class ReplacingServiceProviderFactory(Action<IServiceCollection> replace) : IServiceProviderFactory<IServiceCollection>
+{
+    public IServiceCollection CreateBuilder(IServiceCollection services)
+    {
+        replace(services);
+        return services;
+    }
+
+    public IServiceProvider CreateServiceProvider(IServiceCollection containerBuilder) => containerBuilder.BuildServiceProvider();
 }
 
 /// <summary>A server with the default options (4 GiB body limit).</summary>
