@@ -24,7 +24,7 @@ internal sealed partial class ProblemMiddleware(
     Microsoft.Extensions.Hosting.IHostApplicationLifetime? lifetime = null,
     Files.FilesOptions? files = null)
 {
-    /// <summary>The start of Kestrel's reason for a body under its minimum rate (CoreStrings.BadRequest_RequestBodyTimeout; SlowBodyProblemTests checks it still is).</summary>
+    /// <summary>The start of Kestrel's reason for a body under its minimum rate (CoreStrings.BadRequest_RequestBodyTimeout), which Kestrel's HTTP/2 connection abort carries too.</summary>
     private const string KestrelBodyTimeout = "Reading the request body timed out due to data arriving too slowly.";
 
     /// <summary>
@@ -75,8 +75,6 @@ internal sealed partial class ProblemMiddleware(
     /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
     public async Task AnswerErrorsAsync(HttpContext context, RequestDelegate next)
     {
-        // For an HTTP/2 cut that carries no reason: Kestrel's minimum rate cannot cut within its grace period.
-        var started = System.Diagnostics.Stopwatch.GetTimestamp();
         try
         {
             await next(context);
@@ -87,10 +85,11 @@ internal sealed partial class ProblemMiddleware(
             await AnswerStoppingAsync(context, exception);
             return;
         }
-        catch (Exception exception) when (context.RequestAborted.IsCancellationRequested && RateCutOf(context, exception, started) is not RateCut.None and var cut)
+        catch (Exception exception) when (context.RequestAborted.IsCancellationRequested && IsKestrelsRateCut(context, exception))
         {
-            // HTTP/2's 408: Kestrel cut the connection, so there is no one to answer.
-            AnswerRateCut(context, cut);
+            // Kestrel cut the HTTP/2 connection, so there is no one to answer.
+            EndUpload(context, StatusCodes.Status408RequestTimeout, "Request timeout", cutOff: false);
+            LogRateCut(logger, context.Request.Method, context.Request.Path, TooSlow(), Client(context), TraceId(context));
             return;
         }
         catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
@@ -338,65 +337,30 @@ internal sealed partial class ProblemMiddleware(
     };
 
     /// <summary>
-    /// Whether Kestrel's minimum body rate (<see cref="Files.FilesOptions.MinUploadBytesPerSecond"/>) cut the request where
-    /// no 408 can answer it: on HTTP/2 Kestrel enforces the rate per connection and aborts the whole connection (GOAWAY),
-    /// and the body read fails as if the client had gone. Certain when Kestrel's reason is in the failure's chain, a
-    /// ConnectionAbortedException with its HTTP/1.1 408's message (it has no other mark). Kestrel passes it on only when
-    /// its frame loop was waiting for input as it cut (about every other cut in the tests); otherwise the streams learn
-    /// only that the connection ended, as when the client closes it: possible, then, for a request with a body once the
-    /// grace period has passed. A client's reset (ECONNRESET, RST_STREAM) is no cut.
+    /// Whether Kestrel's minimum body rate cut the request's HTTP/2 connection: Kestrel enforces it per connection and
+    /// aborts the whole connection (GOAWAY), and the body read fails as if the client had gone. Not Freight's uploads,
+    /// which Freight holds to the rate per stream instead (<see cref="Freight.Uploads.UploadRate"/>, a 408 like
+    /// HTTP/1.1's), but a body of the app's own routes, and whatever else was on that connection. Known only when
+    /// Kestrel's reason is in the failure's chain, a ConnectionAbortedException with its HTTP/1.1 408's message (it has
+    /// no other mark); Kestrel passes it on only when its frame loop was waiting for input as it cut, else the request
+    /// learns only that the connection ended and is logged as the client going away.
     /// </summary>
-    private RateCut RateCutOf(HttpContext context, Exception exception, long started)
+    private static bool IsKestrelsRateCut(HttpContext context, Exception exception)
     {
         if (IsHttp1(context))
         {
-            return RateCut.None;
+            return false;
         }
 
-        Exception? innermost = null;
         for (var inner = exception; inner is not null; inner = inner.InnerException)
         {
             if (inner is Microsoft.AspNetCore.Connections.ConnectionAbortedException && inner.Message.StartsWith(KestrelBodyTimeout, StringComparison.Ordinal))
             {
-                return RateCut.Certain;
+                return true;
             }
-
-            if (inner is Microsoft.AspNetCore.Connections.ConnectionResetException)
-            {
-                return RateCut.None;
-            }
-
-            innermost = inner;
         }
 
-        return innermost is Microsoft.AspNetCore.Connections.ConnectionAbortedException
-            && context.Features.Get<Microsoft.AspNetCore.Http.Features.IHttpRequestBodyDetectionFeature>() is { CanHaveBody: true }
-            && files?.MinUploadRate is { } rate
-            && System.Diagnostics.Stopwatch.GetElapsedTime(started) > rate.GracePeriod
-                ? RateCut.Possible
-                : RateCut.None;
-    }
-
-    /// <summary>An HTTP/2 request Kestrel cut (or may have cut) for its slow body: logged once, its upload ended as its HTTP/1.1 408 ends it.</summary>
-    private void AnswerRateCut(HttpContext context, RateCut cut)
-    {
-        if (cut == RateCut.Certain)
-        {
-            EndUpload(context, StatusCodes.Status408RequestTimeout, "Request timeout", cutOff: false);
-            LogRateCut(logger, context.Request.Method, context.Request.Path, TooSlow(), Client(context), TraceId(context));
-        }
-        else
-        {
-            UploadTelemetry.Current(context)?.Abort();
-            LogRateCutOrGone(logger, context.Request.Method, context.Request.Path, TooSlow(), Client(context), TraceId(context));
-        }
-    }
-
-    private enum RateCut
-    {
-        None,
-        Certain,
-        Possible,
+        return false;
     }
 
     /// <summary>
@@ -540,9 +504,6 @@ internal sealed partial class ProblemMiddleware(
 
     [LoggerMessage(7, LogLevel.Information, "{Method} {Path}: cut off by the server, unanswered: {Reason} Kestrel closed the HTTP/2 connection, and every request on it (client {Client}, trace {TraceId})")]
     private static partial void LogRateCut(ILogger logger, string method, string path, string reason, string client, string traceId);
-
-    [LoggerMessage(8, LogLevel.Information, "{Method} {Path}: its HTTP/2 connection closed, unanswered: cut off by the server if this held: {Reason} Else the client went away (Kestrel gave no reason; client {Client}, trace {TraceId})")]
-    private static partial void LogRateCutOrGone(ILogger logger, string method, string path, string reason, string client, string traceId);
 
     [LoggerMessage(5, LogLevel.Warning, "{Method} {Path}: cut off, the server is stopping ({Exception}; trace {TraceId})")]
     private static partial void LogStopCut(ILogger logger, string method, string path, string exception, string traceId);

@@ -5,6 +5,7 @@ using Freight.AspNetCore.Errors;
 using Freight.Uploads;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core.Features;
 
 namespace Freight.AspNetCore.Files;
 
@@ -67,7 +68,13 @@ internal sealed class UploadLimiter(FilesOptions options)
     /// (<see cref="ChunkedBodyLimit"/>), so that its 413 can read off the rest as any refusal does. Dispose the result
     /// when the upload ends.
     /// </summary>
-    public Following Follow(HttpContext context)
+    /// <param name="context">The request, its body not read yet.</param>
+    /// <param name="rated">
+    /// Whether the body is read through <see cref="HttpRequest.BodyReader"/> alone, so that on HTTP/2 Freight holds it to
+    /// <see cref="FilesOptions.MinUploadRate"/> in place of Kestrel (<see cref="UploadRate"/>); false for a handler that
+    /// reads <see cref="HttpRequest.Body"/>, which the rate would not see: it keeps Kestrel's.
+    /// </param>
+    public Following Follow(HttpContext context, bool rated = true)
     {
         ArgumentNullException.ThrowIfNull(context);
         var request = context.Request;
@@ -78,7 +85,8 @@ internal sealed class UploadLimiter(FilesOptions options)
 
         ChunkedBodyLimit.TakeOver(context);
         var body = request.BodyReader;
-        context.Features.Set<IRequestBodyPipeFeature>(new FollowedBody(new UploadBodyReader(body, _stop)));
+        var rate = rated ? RateOf(context, body) : null;
+        context.Features.Set<IRequestBodyPipeFeature>(new FollowedBody(new UploadBodyReader(body, _stop, rate)));
         request.Body = new FollowedBodyStream(body, context.Features.Get<IHttpBodyControlFeature>());
         _bodies[context] = body;
         if (_stop.Requested)
@@ -87,7 +95,27 @@ internal sealed class UploadLimiter(FilesOptions options)
             body.CancelPendingRead();
         }
 
-        return new Following(this, context);
+        return new Following(this, context, rate);
+    }
+
+    /// <summary>
+    /// The minimum rate of an HTTP/2 body, Freight's instead of Kestrel's: Kestrel enforces its rate on HTTP/2 only per
+    /// connection, over all its streams, and aborts the whole connection (every request on it, none answered); it lets a
+    /// stream out of it (MinDataRate null, the one value its HTTP/2 feature takes) before the body is read. Freight then
+    /// holds the stream alone to the same rate and answers it the 408 an HTTP/1.1 request gets. HTTP/1.1 keeps Kestrel's
+    /// per-request rate, whose 408 also ends the connection as a body left unread needs.
+    /// </summary>
+    private UploadRate? RateOf(HttpContext context, PipeReader body)
+    {
+        if (options.MinUploadRate is not { } rate
+            || !HttpProtocol.IsHttp2(context.Request.Protocol)
+            || context.Features.Get<IHttpMinRequestBodyDataRateFeature>() is not { } kestrels)
+        {
+            return null;
+        }
+
+        kestrels.MinDataRate = null;
+        return new UploadRate(rate.BytesPerSecond, rate.GracePeriod, body, TimeProvider.System);
     }
 
     /// <summary>
@@ -130,10 +158,14 @@ internal sealed class UploadLimiter(FilesOptions options)
         }
     }
 
-    public readonly struct Following(UploadLimiter limiter, HttpContext context) : IDisposable
+    public readonly struct Following(UploadLimiter limiter, HttpContext context, UploadRate? rate) : IDisposable
     {
         // A default one (the body was followed already) leaves that to its own.
-        public void Dispose() => limiter?._bodies.TryRemove(context, out _);
+        public void Dispose()
+        {
+            rate?.Dispose();
+            limiter?._bodies.TryRemove(context, out _);
+        }
     }
 
     private sealed class FollowedBody(PipeReader reader) : IRequestBodyPipeFeature

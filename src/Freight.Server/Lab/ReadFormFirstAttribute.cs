@@ -18,7 +18,8 @@ internal sealed class ReadFormFirstAttribute : Attribute, IAsyncResourceFilter
     public async Task OnResourceExecutionAsync(ResourceExecutingContext context, ResourceExecutionDelegate next)
     {
         var request = context.HttpContext.Request;
-        using var body = context.HttpContext.RequestServices.GetRequiredService<UploadLimiter>().Follow(context.HttpContext);
+        // The form is read from Request.Body, which Freight's minimum rate would not see: Kestrel's stays.
+        using var body = context.HttpContext.RequestServices.GetRequiredService<UploadLimiter>().Follow(context.HttpContext, rated: false);
         if (request.HasFormContentType)
         {
             try
