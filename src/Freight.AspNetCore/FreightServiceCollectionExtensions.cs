@@ -46,7 +46,8 @@ public static class FreightServiceCollectionExtensions
         services.TryAddSingleton(static provider => UploadSettings.From(provider));
         // The parser's defaults, unless the app registered limits of its own first.
         services.TryAddSingleton(new MultipartLimits());
-        // Kestrel's server-wide minimum body rate: the only form Kestrel enforces on HTTP/2 (FilesOptions.MinUploadBytesPerSecond).
+        // Kestrel's server-wide minimum body rate (FilesOptions.MinUploadBytesPerSecond); Freight's uploads on HTTP/2 leave
+        // it for Freight's per-stream one (UploadLimiter.Follow).
         services.AddOptions<KestrelServerOptions>().Configure<IServiceProvider>(static (kestrel, provider) =>
         {
             try

@@ -27,10 +27,11 @@ public sealed class FilesOptions
     public int MaxConcurrentUploadsPerClient { get; set; } = 8;
 
     /// <summary>
-    /// Slowest upload accepted, after a 5 s grace period: a client trickling bytes is cut off instead of holding a
-    /// connection and a temp file. 64 KiB/s. It is Kestrel's server-wide MinRequestBodyDataRate, the only form
-    /// Kestrel enforces on HTTP/2 (per connection, over all its streams' bodies; per request on HTTP/1.1), so every
-    /// request body is held to it. Time the server spends not reading (writing to the store) does not count.
+    /// Slowest upload accepted, after a 5 s grace period: a client trickling bytes is cut off (408) instead of holding a
+    /// connection and a temp file. 64 KiB/s. It is Kestrel's server-wide MinRequestBodyDataRate, which Kestrel holds
+    /// per request on HTTP/1.1 but per connection on HTTP/2, aborting the connection; Freight's uploads on HTTP/2 are
+    /// taken out of Kestrel's and held to it per stream by Freight, which answers that stream alone. Time the server spends
+    /// not reading (writing to the store) does not count.
     /// </summary>
     public double MinUploadBytesPerSecond { get; set; } = 64 * 1024;
 
