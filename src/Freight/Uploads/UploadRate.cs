@@ -24,10 +24,11 @@ internal sealed class UploadRate : IDisposable
     private readonly Lock _lock = new();
     private readonly ITimer _heartbeat;
 
-    // Under _lock: the bytes seen, the time spent waiting on reads before the pending one, and when the pending one began
-    // (0: none pending, or the body ended).
+    // Under _lock: the bytes seen, the time spent waiting on reads before the pending one, and whether one is pending
+    // and since when.
     private long _bytes;
     private TimeSpan _waited;
+    private bool _waiting;
     private long _waitingSince;
     private bool _ended;
     private volatile bool _cut;
@@ -54,6 +55,7 @@ internal sealed class UploadRate : IDisposable
     {
         lock (_lock)
         {
+            _waiting = true;
             _waitingSince = _time.GetTimestamp();
         }
     }
@@ -63,10 +65,10 @@ internal sealed class UploadRate : IDisposable
     {
         lock (_lock)
         {
-            if (_waitingSince != 0)
+            if (_waiting)
             {
                 _waited += _time.GetElapsedTime(_waitingSince);
-                _waitingSince = 0;
+                _waiting = false;
             }
 
             _bytes += newBytes;
@@ -82,7 +84,7 @@ internal sealed class UploadRate : IDisposable
         {
             // As Kestrel: only while a read waits (the server writing what it read is not the client's time), and not
             // within the grace period.
-            if (_ended || _cut || _waitingSince == 0)
+            if (_ended || _cut || !_waiting)
             {
                 return;
             }
