@@ -49,6 +49,7 @@ internal static class StoredObjectResponder
         await using var reader = await store.OpenReadAsync(key, context.RequestAborted);
         if (reader is null)
         {
+            DownloadTelemetry.NotFound(download);
             return false;
         }
 

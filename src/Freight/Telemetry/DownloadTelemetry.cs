@@ -23,7 +23,10 @@ internal static class DownloadTelemetry
         return activity;
     }
 
-    /// <summary>The answer went out: its status and the body's length (0 for a 304 or 412).</summary>
+    /// <summary>
+    /// The answer went out: its status and the body's length (0 for a 304 or 412). A 412 or 416 is the client's
+    /// conditions or range refused, as an upload's 4xx is (<c>refused</c>); a 304 answered its condition (<c>completed</c>).
+    /// </summary>
     public static void Complete(Activity? activity, HttpResponse response)
     {
         if (activity is null)
@@ -31,9 +34,27 @@ internal static class DownloadTelemetry
             return;
         }
 
-        activity.SetTag(FreightTelemetry.OutcomeTag, "completed");
         activity.SetTag(FreightTelemetry.BytesTag, response.ContentLength ?? 0);
-        activity.SetTag("http.response.status_code", response.StatusCode);
+        Answered(activity, response.StatusCode);
+    }
+
+    /// <summary>There is no such file: the client's mistake, answered with a 404 by the caller.</summary>
+    public static void NotFound(Activity? activity)
+    {
+        if (activity is not null)
+        {
+            Answered(activity, StatusCodes.Status404NotFound);
+        }
+    }
+
+    /// <summary>
+    /// An answer, not a failure: status Unset, as OpenTelemetry's HTTP server spans leave a 4xx (the client's to mend),
+    /// so a dashboard counting the errors of <c>freight.download</c> does not count clients' mistakes.
+    /// </summary>
+    private static void Answered(Activity activity, int status)
+    {
+        activity.SetTag(FreightTelemetry.OutcomeTag, status >= StatusCodes.Status400BadRequest ? "refused" : "completed");
+        activity.SetTag("http.response.status_code", status);
         activity.SetStatus(ActivityStatusCode.Unset);
     }
 }

@@ -79,6 +79,44 @@ public sealed class TelemetryTests(FileSystemTusServer server) : IClassFixture<F
     }
 
     [Fact]
+    public async Task Get_MissingFile_TracesARefusedDownloadWithItsStatusNotAnError()
+    {
+        var key = $"{NewRoot()}/missing.bin";
+        using var telemetry = new TelemetryRecorder();
+
+        using var response = await SendAsync(server, HttpMethod.Get, "/files/" + key);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound);
+        // A 404 is the client's mistake, as an upload's 4xx is: refused, with its status, and no error for a dashboard.
+        Assert.True(await EventuallyAsync(() => telemetry.Activities("freight.download", key).Count == 1), "no download activity");
+        var download = Assert.Single(telemetry.Activities("freight.download", key));
+        Assert.Equal("refused", download.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal(404, download.Tag("http.response.status_code"));
+        Assert.Equal(System.Diagnostics.ActivityStatusCode.Unset, download.Status);
+    }
+
+    [Theory]
+    [InlineData("If-Match", "\"other\"", 412, "refused")]
+    [InlineData("Range", "bytes=5000-", 416, "refused")]
+    [InlineData("If-None-Match", null, 304, "completed")]
+    public async Task Get_ConditionalOrRange_TracesTheAnswersStatusAndOutcome(string header, string? value, int status, string outcome)
+    {
+        var key = $"{NewRoot()}/conditional.bin";
+        var content = Content(1000, seed: 53);
+        await CreateAsync(server, key, content);
+        using var telemetry = new TelemetryRecorder();
+
+        using var response = await SendAsync(server, HttpMethod.Get, "/files/" + key, (header, value ?? ETag(content)));
+
+        Assert.Equal(status, (int)response.StatusCode);
+        Assert.True(await EventuallyAsync(() => telemetry.Activities("freight.download", key).Count == 1), "no download activity");
+        var download = Assert.Single(telemetry.Activities("freight.download", key));
+        Assert.Equal(outcome, download.Tag(FreightTelemetry.OutcomeTag));
+        Assert.Equal(status, download.Tag("http.response.status_code"));
+        Assert.Equal(System.Diagnostics.ActivityStatusCode.Unset, download.Status);
+    }
+
+    [Fact]
     public async Task Put_ClientGoesAwayMidBody_CountsOneAbortedUploadAndTheBytesThatArrived()
     {
         var key = $"{NewRoot()}/torn.bin";
