@@ -75,6 +75,7 @@ internal sealed partial class ProblemMiddleware(
     /// <summary>One endpoint's (the files and tus route groups): the errors its handler throws, or refuses with (<see cref="Refuse"/>).</summary>
     public async Task AnswerErrorsAsync(HttpContext context, RequestDelegate next)
     {
+        RequestTrace.Continue(context);
         try
         {
             await next(context);
@@ -95,7 +96,7 @@ internal sealed partial class ProblemMiddleware(
         catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
         {
             UploadTelemetry.Current(context)?.Abort();
-            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, Client(context), TraceId(context));
             StopReadingRequests(context);
             return;
         }
@@ -208,7 +209,7 @@ internal sealed partial class ProblemMiddleware(
         if (IsBodyCutOff(exception))
         {
             // Still answered below: a client that only half-closed its side can read the 400.
-            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name);
+            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, Client(context), TraceId(context));
         }
         else if (problem.Status == StatusCodes.Status507InsufficientStorage)
         {
@@ -490,17 +491,14 @@ internal sealed partial class ProblemMiddleware(
         var address => address.ToString(),
     };
 
-    /// <summary>
-    /// The id the problem body carries as <c>traceId</c> (ASP.NET Core's writer: the request's activity, else its
-    /// TraceIdentifier), in the log line too, so that a client's report finds the line.
-    /// </summary>
-    private static string TraceId(HttpContext context) => System.Diagnostics.Activity.Current?.Id ?? context.TraceIdentifier;
+    /// <summary>The id the problem body carries as <c>traceId</c>, in the log line too (<see cref="RequestTrace"/>).</summary>
+    private static string TraceId(HttpContext context) => RequestTrace.Id(context);
 
     [LoggerMessage(EventId = 1, Message = "{Method} {Path} rejected with {Status}: {Reason} (client {Client}, trace {TraceId})")]
     private static partial void LogRefused(ILogger logger, LogLevel level, string method, string path, int status, string reason, string client, string traceId);
 
-    [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception})")]
-    private static partial void LogClientAborted(ILogger logger, string method, string path, string exception);
+    [LoggerMessage(2, LogLevel.Information, "{Method} {Path}: the client went away ({Exception}; client {Client}, trace {TraceId})")]
+    private static partial void LogClientAborted(ILogger logger, string method, string path, string exception, string client, string traceId);
 
     [LoggerMessage(7, LogLevel.Information, "{Method} {Path}: cut off by the server, unanswered: {Reason} Kestrel closed the HTTP/2 connection, and every request on it (client {Client}, trace {TraceId})")]
     private static partial void LogRateCut(ILogger logger, string method, string path, string reason, string client, string traceId);
