@@ -30,7 +30,16 @@ public sealed record ServerCounters
 
     public long? LohSizeBytes { get; init; }
 
+    /// <summary>Bytes allocated over the run (<c>freight load</c>: from its runtime counters, over <see cref="RuntimeSampledSeconds"/> when set).</summary>
+    public long? AllocatedBytes { get; init; }
+
     public double? AllocationBytesPerSecond { get; init; }
+
+    /// <summary>
+    /// <c>freight load</c>: the seconds of the run its runtime counters cover when they cover only part of it (the
+    /// server stopped sending them, a Ctrl+C); the counts and rates are of those seconds. Null: all of the run.
+    /// </summary>
+    public double? RuntimeSampledSeconds { get; init; }
 
     public int? ThreadPoolThreads { get; init; }
 

@@ -13,11 +13,21 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
 {
     private const string Provider = "System.Runtime";
 
+    /// <summary>Seconds between two polls of the counters (EventCounterIntervalSec).</summary>
+    public const int IntervalSeconds = 1;
+
+    /// <summary>
+    /// How long after a run's end the session is kept open: the poll that closes the second the run ended in is
+    /// due within <see cref="IntervalSeconds"/>; the rest is slack for the server's timer on a busy machine.
+    /// </summary>
+    public static readonly TimeSpan ClosingPollWait = TimeSpan.FromSeconds(IntervalSeconds + 0.5);
+
     private readonly EventPipeSession _session;
     private readonly EventPipeEventSource _source;
     private readonly Task _processing;
     private readonly Lock _gate = new();
     private readonly List<RuntimeCounterValue> _values = [];
+    private Task? _stopping;
 
     private RuntimeCounterWatch(EventPipeSession session)
     {
@@ -59,7 +69,7 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
             var client = new DiagnosticsClient(processId);
             var provider = new EventPipeProvider(Provider, EventLevel.Informational, 0, new Dictionary<string, string>
             {
-                ["EventCounterIntervalSec"] = "1",
+                ["EventCounterIntervalSec"] = IntervalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture),
             });
             return new RuntimeCounterWatch(client.StartEventPipeSession(provider, requestRundown: false));
         }
@@ -88,7 +98,47 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Every value the server sent up to the poll after <paramref name="end"/>: waits until that poll is due
+    /// (<see cref="ClosingPollWait"/>, less when <paramref name="cancellationToken"/> is cancelled: a Ctrl+C does not
+    /// wait), then stops the session. Stopping is what delivers the last seconds: the runtime buffers the stream,
+    /// and values read while it runs lack the polls of the last second or two (a 4 s run had 3 of its 5).
+    /// </summary>
+    public async Task<IReadOnlyList<RuntimeCounterValue>> StopAfterAsync(DateTimeOffset end, CancellationToken cancellationToken)
+    {
+        var wait = end + ClosingPollWait - DateTimeOffset.UtcNow;
+        if (wait > TimeSpan.Zero)
+        {
+            try
+            {
+                await Task.Delay(wait, cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                // Interrupted: what has come stands, and the summary says how much of the run it covers.
+            }
+        }
+
+        await StopAsync();
+        return Values;
+    }
+
     public async ValueTask DisposeAsync()
+    {
+        await StopAsync();
+        _source.Dispose();
+        _session.Dispose();
+    }
+
+    private Task StopAsync()
+    {
+        lock (_gate)
+        {
+            return _stopping ??= StopSessionAsync();
+        }
+    }
+
+    private async Task StopSessionAsync()
     {
         try
         {
@@ -99,9 +149,8 @@ public sealed class RuntimeCounterWatch : IAsyncDisposable
             // The server exited first: the stream has ended anyway.
         }
 
+        // The stream ends once the runtime has flushed the session's buffers: every value sent is then in _values.
         await _processing.WaitAsync(TimeSpan.FromSeconds(5)).ContinueWith(_ => { }, TaskScheduler.Default);
-        _source.Dispose();
-        _session.Dispose();
     }
 
     // EventCounters payload: { Payload: { Name, Mean | Increment, CounterType, … } } (dotnet-counters reads it so).

@@ -19,6 +19,10 @@ public static class LoadReport
     private const double GiB = 1024.0 * 1024 * 1024;
     private const double MiB = 1024.0 * 1024;
 
+    /// <summary>Why a .NET server's run has no runtime figures though its session was open (<see cref="RuntimeCounterWatch.StopAfterAsync"/>).</summary>
+    private static readonly string NoSample = string.Create(CultureInfo.InvariantCulture,
+        $"no sample arrived: the server sent no counters during the run or in the {RuntimeCounterWatch.ClosingPollWait.TotalSeconds:0.#} s after it");
+
     /// <summary>
     /// Bytes a run must move for a CPU-per-GiB figure on either side: the run's fixed CPU (start-up: JIT, connecting;
     /// ~0.08 s here) over a few KiB read as 400,000 s/GiB; over 64 MiB it is at most ~1 s/GiB, and over a GiB a tenth.
@@ -99,11 +103,12 @@ public static class LoadReport
         var server = CpuOverRuns(measured.ServerSamples, serverRuns, seconds);
         var proxyRuns = CpuWithinRuns(measured.ProxySamples, runs);
         var proxy = CpuOverRuns(measured.ProxySamples, proxyRuns, seconds);
-        var counters = measured.RuntimeCounters is { } values ? Within(values, startedAt, end) : null;
+        var window = measured.RuntimeCounters is { } values ? Within(values, startedAt, end) : null;
+        var counters = window?.Values;
         var queue = counters?.Where(v => v.Name == "threadpool-queue-length").Select(v => v.Value).ToList();
         if (server is { } cpu)
         {
-            row.Counters = Counters(cpu, measured.ServerSamples!, counters, seconds);
+            row.Counters = Counters(cpu, measured.ServerSamples!, window, seconds);
             row.Server = new SideCost(
                 costsPerGiB ? cpu.Seconds / (bytes / GiB) : null,
                 Gen0: row.Counters.Gen0Collections,
@@ -139,7 +144,8 @@ public static class LoadReport
         var saturation = SaturationRule.Judge(inputs);
         row.Blame = new LoadBlame(saturation.Id, saturation.Reason, inputs.ClientCpuCores, inputs.ServerCpuCores, inputs.ServerAllowedCpus,
             settings.ServerProcessId, inputs.ThreadPoolQueueLengths,
-            settings.ServerProcessId is null ? null : measured.RuntimeCounters is null ? measured.RuntimeCountersNote : "eventpipe")
+            settings.ServerProcessId is null ? null : measured.RuntimeCounters is null ? measured.RuntimeCountersNote
+                : counters is { Count: > 0 } ? "eventpipe" : NoSample)
         {
             ClientWorkingSetBytesFirst = measured.ClientSamples.Count > 0 ? measured.ClientSamples[0].WorkingSetBytes : null,
             ServerThreadsMax = measured.ServerSamples is { Count: > 0 } sampled ? sampled.Max(s => s.Threads) : null,
@@ -296,7 +302,7 @@ public static class LoadReport
             if (c.ThreadPoolThreads is not null)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}{GcPause(blame)}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {CountText.Format(c.ThreadPoolThreads.GetValueOrDefault(), "thread")} (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s");
+                    $"runtime    gen0/1/2 {c.Gen0Collections}/{c.Gen1Collections}/{c.Gen2Collections}{GcPause(blame)}, alloc {c.AllocationBytesPerSecond / MiB:N1} MiB/s, thread pool {CountText.Format(c.ThreadPoolThreads.GetValueOrDefault(), "thread")} (queue max {c.ThreadPoolQueueLength}), contention {c.LockContentionsPerSecond:N1}/s, exceptions {c.ExceptionsPerSecond:N1}/s{Sampled(c, result)}");
             }
             else if (blame.RuntimeCounters is { } note)
             {
@@ -547,22 +553,28 @@ public static class LoadReport
         return samples[^1].CpuSeconds;
     }
 
-    private static List<RuntimeCounterValue> Within(IReadOnlyList<RuntimeCounterValue> values, DateTimeOffset start, DateTimeOffset end)
+    /// <summary>
+    /// The runs' counter values: those stamped after the start, up to the poll that closes the end (the first stamped at
+    /// or after it, every counter of it). A value covers the interval before its stamp and the incrementing ones (GCs,
+    /// allocated bytes) count since the poll before, from the session's start on (before the first run): their sum is
+    /// the cumulative count at the closing poll minus the count at the last poll before the start, all of the runs.
+    /// Without a closing poll (the server stopped sending, a Ctrl+C) the values cover the runs up to the last one.
+    /// </summary>
+    private static RuntimeWindow Within(IReadOnlyList<RuntimeCounterValue> values, DateTimeOffset start, DateTimeOffset end)
     {
-        // A counter's value covers the interval before its timestamp: the one stamped up to a second after the end still belongs to the run.
-        var inside = new List<RuntimeCounterValue>();
-        foreach (var value in values)
-        {
-            if (value.Timestamp > start && value.Timestamp <= end.AddSeconds(1))
-            {
-                inside.Add(value);
-            }
-        }
+        var closing = values.Where(v => v.Timestamp >= end).Select(v => (DateTimeOffset?)v.Timestamp).Min();
 
-        return inside;
+        // The counters of one poll are stamped together (microseconds apart), polls a second apart.
+        var last = closing?.AddSeconds(RuntimeCounterWatch.IntervalSeconds / 2.0) ?? end;
+        var inside = values.Where(v => v.Timestamp > start && v.Timestamp <= last).ToList();
+        var through = closing is null ? inside.Select(v => (DateTimeOffset?)v.Timestamp).Max() ?? start : end;
+        return new RuntimeWindow(inside, Math.Max(0, (through - start).TotalSeconds), closing is not null);
     }
 
-    private static ServerCounters Counters(ServerCpuUse cpu, IReadOnlyList<ProcessStatSnapshot> samples, List<RuntimeCounterValue>? counters, double seconds)
+    /// <summary>The counter values within the runs, the seconds of the runs they cover, and whether that is all of them.</summary>
+    private sealed record RuntimeWindow(List<RuntimeCounterValue> Values, double SampledSeconds, bool Whole);
+
+    private static ServerCounters Counters(ServerCpuUse cpu, IReadOnlyList<ProcessStatSnapshot> samples, RuntimeWindow? window, double seconds)
     {
         double? perSecondMax = null;
         for (var i = 1; i < samples.Count; i++)
@@ -580,10 +592,14 @@ public static class LoadReport
             CpuPercentMax = perSecondMax,
             WorkingSetBytes = MaxRss(samples),
         };
-        if (counters is not { Count: > 0 })
+        if (window is not { Values: { Count: > 0 } counters })
         {
             return result;
         }
+
+        // Rates are the counts over the seconds they cover: the runs' own, or the part sampled when the last polls never came.
+        var covered = window.Whole ? seconds : window.SampledSeconds;
+        double? Rate(string name) => covered > 0 ? Sum(name) / covered : null;
 
         double? Sum(string name) => counters.Any(v => v.Name == name) ? counters.Where(v => v.Name == name).Sum(v => v.Value) : null;
         double? Max(string name) => counters.Any(v => v.Name == name) ? counters.Where(v => v.Name == name).Max(v => v.Value) : null;
@@ -598,12 +614,14 @@ public static class LoadReport
             Gen1SizeBytes = (long?)Max("gen-1-size"),
             Gen2SizeBytes = (long?)Max("gen-2-size"),
             LohSizeBytes = (long?)Max("loh-size"),
-            AllocationBytesPerSecond = Sum("alloc-rate") / seconds,
+            AllocatedBytes = (long?)Sum("alloc-rate"),
+            AllocationBytesPerSecond = Rate("alloc-rate"),
+            RuntimeSampledSeconds = window.Whole ? null : window.SampledSeconds,
             ThreadPoolThreads = (int?)Max("threadpool-thread-count"),
             ThreadPoolQueueLength = (long?)Max("threadpool-queue-length"),
-            WorkItemsPerSecond = Sum("threadpool-completed-items-count") / seconds,
-            LockContentionsPerSecond = Sum("monitor-lock-contention-count") / seconds,
-            ExceptionsPerSecond = Sum("exception-count") / seconds,
+            WorkItemsPerSecond = Rate("threadpool-completed-items-count"),
+            LockContentionsPerSecond = Rate("monitor-lock-contention-count"),
+            ExceptionsPerSecond = Rate("exception-count"),
         };
     }
 
@@ -659,6 +677,11 @@ public static class LoadReport
         : moved < 1
             ? result.Responses == 0 && result.CutBodyBytes > 0 ? "CPU – a GiB (no response completed)" : "CPU – a GiB (nothing moved)"
             : $"CPU – a GiB ({TransferUnits.Bytes((long)Math.Round(moved))} moved; it needs {MinimumCostBytes >> 20} MiB)";
+
+    /// <summary>" (3 of 5 s sampled)" when the runtime counters cover only part of the runs, else nothing.</summary>
+    private static string Sampled(ServerCounters counters, LoadResult result) => counters.RuntimeSampledSeconds is { } sampled
+        ? string.Create(CultureInfo.InvariantCulture, $" ({sampled:0.#} of {result.Elapsed.TotalSeconds:0.#} s sampled)")
+        : "";
 
     /// <summary>", GC paused it 58 % of the run" for a .NET server, else nothing.</summary>
     private static string GcPause(LoadBlame blame) =>

@@ -63,6 +63,9 @@ public static class LoadSession
         await stopWatches.CancelAsync();
         await watching;
 
+        // The runtime counters up to the poll that closes the last run (up to 1.5 s more): their run's figures are end minus start.
+        var runtimeCounters = counters is null ? null : await counters.StopAfterAsync(runs[^1].StartedAt + runs[^1].Result.Elapsed, cancellationToken);
+
         // Workers found by their connections were not known at the start: said now, as the start's line says the others.
         foreach (var (role, watch, search) in new[] { ("server", server, settings.ServerWorkerSearch), ("proxy", proxy, settings.ProxyWorkerSearch) })
         {
@@ -72,7 +75,7 @@ public static class LoadSession
             }
         }
 
-        var report = LoadReport.Build(settings, new LoadMeasurements(runs, client.Samples, server?.Samples, counters?.Values, countersNote)
+        var report = LoadReport.Build(settings, new LoadMeasurements(runs, client.Samples, server?.Samples, runtimeCounters, countersNote)
         {
             ServerExited = server?.Exited ?? false,
             ServerExitedProcessId = server?.ExitedProcessId,
