@@ -38,6 +38,22 @@ public sealed class LoadRuntimeCountersTests
         Assert.DoesNotContain("sampled)", run.Stdout, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Get_ServerPid_RunShorterThanAPoll_HasTheFiguresOfThePollAfterIt()
+    {
+        await using var server = await ChildServer.StartAsync();
+
+        // 20 requests: over long before the first poll, a second after the session's start.
+        var run = await LoadCli.RunAsync(server.Url("/lab/ping").ToString(), "-c", "2", "-n", "20", "--server-pid",
+            server.ServerProcessId.ToString(CultureInfo.InvariantCulture), "--no-progress");
+
+        Assert.True(run.Exit == 0, run.Stdout + run.Stderr);
+        Assert.Equal("eventpipe", run.Row.Blame!.RuntimeCounters);
+        Assert.DoesNotContain("runtime    none", run.Stdout, StringComparison.Ordinal);
+        Assert.Matches(@"\nruntime    gen0/1/2 \d+/\d+/\d+, .*alloc [0-9,.]+ MiB/s, thread pool ", run.Stdout);
+        Assert.True(run.Row.Counters!.AllocationBytesPerSecond > 0, run.Stdout);
+    }
+
     private static async Task<Snapshot> MetricsAsync(HttpClient http, ChildServer server) =>
         (await http.GetFromJsonAsync<Snapshot>(server.Url("/lab/metrics"), new JsonSerializerOptions(JsonSerializerDefaults.Web)))!;
 
