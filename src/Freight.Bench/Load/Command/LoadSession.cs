@@ -108,7 +108,7 @@ public static class LoadSession
     {
         var monitor = new LoadMonitor();
         var label = settings.Runs > 1 ? $"run {run}/{settings.Runs}  " : "";
-        var progress = settings.Progress ? new LoadProgressLine(error, monitor, settings.Engine.Body?.Length ?? 0, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error), label) : null;
+        var progress = settings.Progress ? new LoadProgressLine(error, monitor, !Console.IsErrorRedirected && ReferenceEquals(error, Console.Error), label) : null;
         var options = settings.Engine with { Monitor = monitor, OnSecond = progress is null ? null : progress.OnSecond };
         var startedAt = DateTimeOffset.UtcNow;
         var cpuBefore = Environment.CpuUsage.TotalTime;
@@ -201,23 +201,21 @@ public sealed record LoadMeasurements(
 
 /// <summary>
 /// The live progress line: once a second, that second's responses, MiB/s, p50/p99 and failures. Its MiB/s counts
-/// what the summary counts: response bodies read, and the request body of each request answered after it had gone. Rewritten in place
-/// on a terminal; one line a second in a log.
+/// what the summary counts (response bodies read, and the request body of each request answered after it had gone)
+/// for the second's own responses, as its req/s: the run's totals read when the second is closed (a grace period
+/// later, and the last seconds all at once) gave the bytes of other seconds, 0.0 MiB/s for a last second with
+/// responses. Rewritten in place on a terminal; one line a second in a log.
 /// </summary>
-internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, long requestBodyBytes, bool terminal, string label = "")
+internal sealed class LoadProgressLine(TextWriter error, LoadMonitor monitor, bool terminal, string label = "")
 {
     private readonly Lock _gate = new();
-    private LoadTotals _last;
     private bool _finished;
 
     public void OnSecond(LoadSecond second)
     {
         var totals = monitor.Read();
-        var sent = (totals.Responses - totals.AnsweredBeforeBody) - (_last.Responses - _last.AnsweredBeforeBody);
-        var bytes = totals.BodyBytes - _last.BodyBytes + (sent * requestBodyBytes);
-        _last = totals;
         var line = string.Create(CultureInfo.InvariantCulture,
-            $"{label}{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {bytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");
+            $"{label}{second.Second + 1,4} s  {second.Completions / second.SpanSeconds,9:N0} req/s  {second.MovedBytes / second.SpanSeconds / (1 << 20),9:N1} MiB/s  p50 {Milliseconds(second.P50Seconds)}  p99 {Milliseconds(second.P99Seconds)}  failures {totals.Failures + totals.BadResponses:N0}");
         lock (_gate)
         {
             if (!_finished)

@@ -166,7 +166,7 @@ internal sealed class LoadRun : IDisposable
             {
                 // The server answered before the body had gone, then closed (Kestrel's 413 over its limit): a response.
                 Counters.AddAnsweredBeforeBody();
-                Record(scheduledTimestamp, early.StatusCode, 0, null);
+                Record(scheduledTimestamp, early.StatusCode, 0, null, bodySent: false);
                 return false;
             }
 
@@ -203,7 +203,7 @@ internal sealed class LoadRun : IDisposable
     /// (as wrk and crank do): its latency is real, <see cref="LoadResult.Latency"/> keeps one value per
     /// response, and a run with bad responses is unverified, so its figures are not reported as a result.
     /// </summary>
-    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, FailureReason? mismatch, bool lengthMatches = true)
+    private void Record(long scheduledTimestamp, int statusCode, long bodyBytes, FailureReason? mismatch, bool lengthMatches = true, bool bodySent = true)
     {
         var end = Stopwatch.GetTimestamp();
         var latency = Stopwatch.GetElapsedTime(scheduledTimestamp, end).Ticks / TimeSpan.TicksPerMicrosecond;
@@ -223,7 +223,7 @@ internal sealed class LoadRun : IDisposable
 
         Histogram.Record(latency);
         var second = SecondOf(end);
-        Series.RecordResponse(second, latency);
+        Series.RecordResponse(second, latency, bodyBytes + (bodySent ? Options.Body?.Length ?? 0 : 0));
         if (verdict != ResponseVerdict.Good)
         {
             // A wrong status, body or length is a failure in the second's series too, as in the run's totals.

@@ -35,12 +35,14 @@ internal sealed class SecondSeries
 
     public IReadOnlyList<LoadSecond> Closed => _closed;
 
-    public void RecordResponse(int second, long latencyMicroseconds)
+    /// <summary>A response that finished in <paramref name="second"/>, and the bytes it moved (its body, and the request's when it went).</summary>
+    public void RecordResponse(int second, long latencyMicroseconds, long movedBytes)
     {
         var slot = _slots[second % RingSize];
         if (Volatile.Read(ref slot.Second) == second)
         {
             slot.Histogram.Record(latencyMicroseconds);
+            Interlocked.Add(ref slot.MovedBytes, movedBytes);
         }
     }
 
@@ -80,7 +82,8 @@ internal sealed class SecondSeries
                 histogram.ValueAtPercentile(50) * SecondsPerMicrosecond,
                 histogram.ValueAtPercentile(99) * SecondsPerMicrosecond,
                 workers,
-                inFlight);
+                inFlight,
+                Volatile.Read(ref slot.MovedBytes));
         }
         else
         {
@@ -92,6 +95,7 @@ internal sealed class SecondSeries
         slot.Histogram.Reset();
         slot.Failures = 0;
         slot.Dropped = 0;
+        slot.MovedBytes = 0;
         Volatile.Write(ref slot.Second, second + RingSize);
 
         NextSecond = second + 1;
@@ -113,6 +117,7 @@ internal sealed class SecondSeries
         public int Second = second;
         public long Failures;
         public long Dropped;
+        public long MovedBytes;
 
         // Latency in microseconds of this second's responses; 3 digits as the overall histogram.
         public readonly LatencyHistogram Histogram = new();
