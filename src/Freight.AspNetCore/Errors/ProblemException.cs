@@ -56,6 +56,18 @@ public sealed class ProblemException : Exception
             "The server's storage is full: what did not fit was not stored (a tus upload keeps the bytes it holds; HEAD tells its offset). Retry once space is freed.",
             cause: cause);
 
+    /// <summary>The title of a 503 for a write the storage refuses for good (read-only, no permission, its directory moved).</summary>
+    public const string StorageUnwritableTitle = "Storage cannot be written";
+
+    /// <summary>
+    /// 503 for a write the storage refused for good (<see cref="Freight.Storage.Unwritable"/>): the server's fault, not
+    /// the client's, and another node may take it; the cause's message names a server path, so the client gets this.
+    /// </summary>
+    internal static ProblemException StorageUnwritable(Exception cause) =>
+        new(503, StorageUnwritableTitle,
+            "The server's storage cannot be written (read-only, without permission, or its directory moved): nothing was stored. Retry later or on another server.",
+            cause: cause);
+
     /// <summary>The HTTP status answered.</summary>
     public int Status { get; }
 

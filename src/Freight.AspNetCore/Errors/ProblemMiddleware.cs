@@ -204,17 +204,27 @@ internal sealed partial class ProblemMiddleware(
     private async Task AnswerAsync(HttpContext context, Exception caught, (int Status, string Title, string? Detail) problem)
     {
         // One 507 whichever path ran out of space: the client gets the problem's detail, the log the cause's.
-        var exception = caught is not ProblemException && Freight.Storage.OutOfSpace.Is(caught) ? ProblemException.StorageFull(caught) : caught;
+        // Likewise one 503 for a storage that cannot be written (read-only, no permission, its directory moved away).
+        var exception = caught switch
+        {
+            ProblemException => caught,
+            _ when Freight.Storage.OutOfSpace.Is(caught) => ProblemException.StorageFull(caught),
+            _ when Freight.Storage.Unwritable.Is(caught) => ProblemException.StorageUnwritable(caught),
+            _ => caught,
+        };
         EndUpload(context, problem.Status, problem.Title, IsBodyCutOff(exception));
         if (IsBodyCutOff(exception))
         {
             // Still answered below: a client that only half-closed its side can read the 400.
             LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, Client(context), TraceId(context));
         }
-        else if (problem.Status == StatusCodes.Status507InsufficientStorage)
+        else if (problem.Title is ProblemException.StorageFullTitle or ProblemException.StorageUnwritableTitle)
         {
-            // The operator's problem, not the client's: an error, with the path and errno text the client is not shown.
-            LogStorageFull(logger, context.Request.Method, context.Request.Path, exception.InnerException?.Message ?? exception.Message, TraceId(context));
+            // The operator's problem, not the client's: an error, one line without a stack, with the path and errno
+            // text the client is not shown.
+            LogStorage(logger, context.Request.Method, context.Request.Path, problem.Status,
+                problem.Status == StatusCodes.Status507InsufficientStorage ? "the storage is full" : "the storage cannot be written",
+                exception.InnerException?.Message ?? exception.Message, TraceId(context));
         }
         else
         {
@@ -389,6 +399,7 @@ internal sealed partial class ProblemMiddleware(
         // Rewritten faster than it could be read, several times over (FilesEndpoints retries): ask again later.
         Freight.Storage.ObjectReplacedException => (503, "Changed while being read", null),
         _ when Freight.Storage.OutOfSpace.Is(exception) => (StatusCodes.Status507InsufficientStorage, ProblemException.StorageFullTitle, null),
+        _ when Freight.Storage.Unwritable.Is(exception) => (StatusCodes.Status503ServiceUnavailable, ProblemException.StorageUnwritableTitle, null),
         // A remote store's backend (e.g. S3) refused, failed or could not be reached: not the client's fault.
         _ => StoreFailureOf(exception) switch
         {
@@ -509,6 +520,6 @@ internal sealed partial class ProblemMiddleware(
     [LoggerMessage(4, LogLevel.Error, "{Method} {Path} failed (trace {TraceId})")]
     private static partial void LogFailed(ILogger logger, string method, string path, string traceId, Exception exception);
 
-    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered 507, the storage is full: {Reason} (trace {TraceId})")]
-    private static partial void LogStorageFull(ILogger logger, string method, string path, string reason, string traceId);
+    [LoggerMessage(3, LogLevel.Error, "{Method} {Path} answered {Status}, {Problem}: {Reason} (trace {TraceId})")]
+    private static partial void LogStorage(ILogger logger, string method, string path, int status, string problem, string reason, string traceId);
 }

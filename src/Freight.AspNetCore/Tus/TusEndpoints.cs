@@ -208,6 +208,10 @@ internal sealed class TusUploads(
                     // Likewise when the disk filled: the bytes that fit stay, and the client resumes once space is freed.
                     throw ProblemException.StorageFull(full).WithHeader("Location", location);
                 }
+                catch (Exception unwritable) when (Unwritable.Is(unwritable))
+                {
+                    throw ProblemException.StorageUnwritable(unwritable).WithHeader("Location", location);
+                }
             }
         }
 

@@ -40,6 +40,12 @@ public sealed class FileSystemResumableUploadStore : IResumableUploadStore, IDis
     /// <summary>Closes the handle the store holds on its directory (so its file system can be unmounted); the host disposes it when it stops.</summary>
     public void Dispose() => _files.Dispose();
 
+    /// <summary>Throws unless the directory is still at its path and takes a file (<see cref="ContainedDirectory.ProbeWrite"/>).</summary>
+    internal void ProbeWrite() => _files.ProbeWrite(FileSystemObjectStore.ProbeName);
+
+    /// <summary>Throws unless the directory is still at its path (<see cref="ContainedDirectory.ThrowIfMoved"/>).</summary>
+    internal void ThrowIfMoved() => _files.ThrowIfMoved();
+
     /// <summary>Where an upload's bytes are kept until it completes (for looking from outside: the store opens nothing by path).</summary>
     public string DataPath(string id) => _files.FullPath(DataName(id));
 

@@ -36,6 +36,8 @@ internal sealed class ContainedDirectory : IDisposable
     // Linux only: the directory itself, open for lookups (O_PATH) as long as the store lives.
     private readonly SafeFileHandle? _handle;
     private readonly bool _openat2;
+    // The held directory's device and inode, to tell whether its path still names it (IsAtItsPath).
+    private readonly (uint Major, uint Minor, ulong Inode) _identity;
 
     /// <param name="directory">Created when missing; a link to it is followed (the operator's choice).</param>
     /// <param name="resolution">
@@ -60,6 +62,51 @@ internal sealed class ContainedDirectory : IDisposable
 
         _handle = new SafeFileHandle(fd, ownsHandle: true);
         _openat2 = resolution == ContainedResolution.Openat2 && Openat2Works(_handle);
+        if (LinuxFiles.StatxAt(_handle, "", LinuxFiles.AtEmptyPath, LinuxFiles.StatxIno, out var held) == 0)
+        {
+            _identity = (held.DeviceMajor, held.DeviceMinor, held.Inode);
+        }
+    }
+
+    /// <summary>
+    /// Throws <see cref="StoreDirectoryMovedException"/> when <see cref="FullName"/> no longer names the directory held
+    /// open (moved away, replaced, its volume unmounted): what is written through the handle would land where no one
+    /// looks. One statx of the path. Elsewhere (no handle held) the path is all there is, so only its absence counts.
+    /// </summary>
+    public void ThrowIfMoved()
+    {
+        if (_handle is null)
+        {
+            if (!Directory.Exists(FullName))
+            {
+                throw new StoreDirectoryMovedException($"{FullName} is gone.");
+            }
+
+            return;
+        }
+
+        using var cwd = new SafeFileHandle(LinuxFiles.AtFdCwd, ownsHandle: false);
+        if (LinuxFiles.StatxAt(cwd, FullName, 0, LinuxFiles.StatxIno, out var named) != 0)
+        {
+            throw new StoreDirectoryMovedException($"{FullName} is gone ({Marshal.GetPInvokeErrorMessage(Marshal.GetLastPInvokeError())}).");
+        }
+
+        if ((named.DeviceMajor, named.DeviceMinor, named.Inode) != _identity)
+        {
+            throw new StoreDirectoryMovedException($"{FullName} is no longer the directory the store opened (moved, replaced or unmounted): restart to use the new one.");
+        }
+    }
+
+    /// <summary>
+    /// Proves the directory can be written: still at its path, and <paramref name="name"/> (a reserved name no key
+    /// takes) created and deleted there. Throws what the write threw.
+    /// </summary>
+    public void ProbeWrite(string name)
+    {
+        ThrowIfMoved();
+        Delete(name);
+        CreateNew(name).Dispose();
+        Delete(name);
     }
 
     /// <summary>The directory's absolute path.</summary>

@@ -18,6 +18,12 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
     /// <summary>Suffix of in-progress writes; files with it are never served and are swept at start.</summary>
     public const string TempSuffix = ".freight-tmp";
 
+    /// <summary>
+    /// The file a health probe creates and deletes to prove a store's directory can be written: a temp name, so no
+    /// listing shows it and the start's sweep removes one a crash left.
+    /// </summary>
+    internal const string ProbeName = ".healthz" + TempSuffix;
+
     private readonly FileSystemStoreOptions _options;
     private readonly KeyLocks _locks = new();
 
@@ -37,6 +43,12 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
 
     /// <summary>The root, through which every file of the store is reached: no symbolic link below it is followed.</summary>
     internal ContainedDirectory Root { get; }
+
+    /// <summary>Throws unless the root is still at its path and takes a file (<see cref="ContainedDirectory.ProbeWrite"/>).</summary>
+    internal void ProbeWrite() => Root.ProbeWrite(ProbeName);
+
+    /// <summary>Throws unless the root is still at its path (<see cref="ContainedDirectory.ThrowIfMoved"/>).</summary>
+    internal void ThrowIfMoved() => Root.ThrowIfMoved();
 
     /// <summary>Maps a key (already validated, '/'-separated, relative) to its absolute path, for looking from outside: the store itself opens nothing by path.</summary>
     public string GetPath(string key) => Root.FullPath(key);
@@ -422,6 +434,8 @@ public sealed class FileSystemObjectStore : IObjectStore, IDisposable
             // finds is whole; a sidecar is only ever derived under it too.
             // A link planted at the key since the write began is refused too (the rename would replace it, not write through it).
             ThrowIfNotAFileName(key);
+            // The one check a commit adds (a statx): never store into a directory moved away from its path.
+            Root.ThrowIfMoved();
             if (etag is null)
             {
                 Root.Delete(FileSystemMetadata.NameFor(key));

@@ -86,6 +86,8 @@ internal static partial class LinuxFiles
         [FieldOffset(40)] public ulong Size;
         [FieldOffset(112)] public long MtimeSeconds;
         [FieldOffset(120)] public uint MtimeNanoseconds;
+        [FieldOffset(136)] public uint DeviceMajor;
+        [FieldOffset(140)] public uint DeviceMinor;
 
         public readonly bool IsDirectory => (Mode & SIfMt) == SIfDir;
 
