@@ -86,19 +86,25 @@ internal sealed partial class StorageHealthCheck(FreightServerOptions options, I
 
             try
             {
+                // Every probe (a statx): the answer follows the directory's return at once.
                 throwIfMoved();
+            }
+            catch (StoreDirectoryMovedException moved)
+            {
+                return HealthCheckResult.Unhealthy(moved.Message);
+            }
+
+            try
+            {
                 if (probeWrites)
                 {
                     probeWrite();
                 }
             }
-            catch (Exception unwritable) when (unwritable is IOException or UnauthorizedAccessException)
+            catch (Exception unwritable) when (unwritable is IOException or UnauthorizedAccessException && unwritable is not StoreDirectoryMovedException && !OutOfSpace.Is(unwritable))
             {
-                _writeFailure ??= OutOfSpace.Is(unwritable) ? null : $"{directory} cannot be written: {unwritable.Message}";
-                if (unwritable is StoreDirectoryMovedException)
-                {
-                    return HealthCheckResult.Unhealthy(unwritable.Message);
-                }
+                // Kept until the next write probe. A full volume is told by its free space, below.
+                _writeFailure ??= $"{directory} cannot be written: {unwritable.Message}";
             }
 
             if (_writeFailure is not null)

@@ -28,6 +28,15 @@ public sealed class Tmpfs : IDisposable
         }
     }
 
+    /// <summary>Remounts the tmpfs read-only or read-write, its files kept: a volume that turns read-only under a running server.</summary>
+    public void Remount(bool readOnly)
+    {
+        if (_mounted)
+        {
+            TmpfsFactAttribute.Run("mount", "-o", readOnly ? "remount,ro" : "remount,rw", Path);
+        }
+    }
+
     /// <summary>Fills the tmpfs to the last byte with a file of its own, so the next write that needs a block fails.</summary>
     public void Fill()
     {

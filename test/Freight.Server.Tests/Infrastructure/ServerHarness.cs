@@ -23,7 +23,8 @@ public abstract class ServerHarness : IAsyncLifetime
         DataDirectory = Path.Combine(Path.GetTempPath(), "freight-server-tests", Guid.NewGuid().ToString("N"));
     }
 
-    public string DataDirectory { get; }
+    /// <summary>A fresh directory of the fixture's own (a derived fixture may put it elsewhere, on a tmpfs say).</summary>
+    public string DataDirectory { get; protected init; }
 
     /// <summary>What the in-process server logs (besides its console), for tests that count the lines one request logged.</summary>
     public CapturedLogs Logs { get; } = new();
