@@ -95,9 +95,19 @@ internal sealed partial class ProblemMiddleware(
         }
         catch (Exception exception) when (context.RequestAborted.IsCancellationRequested)
         {
-            UploadTelemetry.Current(context)?.Abort();
-            LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, Client(context), TraceId(context));
-            StopReadingRequests(context);
+            AnswerClientGone(context, exception);
+            return;
+        }
+        catch (IOException exception) when (!IsHttp1(context) && Classify(exception) is null)
+        {
+            // HTTP/2: a client's RST_STREAM fails the body read at once with an IOException, while Kestrel signals
+            // RequestAborted on the thread pool a moment later (a loaded CI run logged a client's cancel as a 500).
+            if (!await SignalledSoonAsync(context.RequestAborted))
+            {
+                throw;
+            }
+
+            AnswerClientGone(context, exception);
             return;
         }
         catch (Exception caught) when (Classify(caught) is { } problem)
@@ -112,6 +122,22 @@ internal sealed partial class ProblemMiddleware(
             context.Features.Set<Refusal>(null);
             await AnswerAsync(context, refusal.Problem, Classify(refusal.Problem)!.Value);
         }
+    }
+
+    /// <summary>The client went away mid-request: logged once, its upload ended as aborted, nothing answered.</summary>
+    private void AnswerClientGone(HttpContext context, Exception exception)
+    {
+        UploadTelemetry.Current(context)?.Abort();
+        LogClientAborted(logger, context.Request.Method, context.Request.Path, exception.GetType().Name, Client(context), TraceId(context));
+        StopReadingRequests(context);
+    }
+
+    /// <summary>Whether <paramref name="aborted"/> is signalled within a second (Kestrel signals it from the thread pool).</summary>
+    private static async Task<bool> SignalledSoonAsync(CancellationToken aborted)
+    {
+        var signalled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var registration = aborted.Register(() => signalled.TrySetResult());
+        return await Task.WhenAny(signalled.Task, Task.Delay(TimeSpan.FromSeconds(1))) == signalled.Task;
     }
 
     /// <summary>
